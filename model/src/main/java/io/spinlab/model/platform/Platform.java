@@ -1,0 +1,63 @@
+package io.spinlab.model.platform;
+
+/**
+ * The seam between the primitives and whatever runs them: every primitive goes through a
+ * {@code Platform} for everything that touches time, the processor or the scheduler.
+ *
+ * <p>Production code gets the hardware implementation, whose calls are monomorphic and inline
+ * away. The simulator supplies one that runs the same primitives on virtual processors in
+ * virtual time, so a PAUSE can cost 10 cycles, 140 cycles or nothing at all.
+ *
+ * <p>Contract for implementations:
+ * <ul>
+ *   <li>{@link #park} may return spuriously; callers re-check their condition in a loop.</li>
+ *   <li>An {@link #unpark} that precedes the matching {@link #park} makes that park return
+ *       immediately (a permit, as {@code LockSupport}).</li>
+ *   <li>The blocker passed to park is what traces and deadlock reports show as the thing waited on.</li>
+ *   <li>{@link #nextRandom} is the only source of randomness a primitive may use for decisions
+ *       (back-off jitter), so that a simulated run is reproducible from its seed.</li>
+ * </ul>
+ */
+public interface Platform {
+
+    /** The number of logical processors the primitives should assume. */
+    int processorCount();
+
+    /** A monotonic clock in nanoseconds; only differences are meaningful. */
+    long nanoTime();
+
+    /** Issues {@code count} PAUSE instructions (x86 {@code pause}); {@code count <= 0} does nothing. */
+    void pause(int count);
+
+    /** Offers the processor to another ready thread ({@code SwitchToThread}, {@code sched_yield}). */
+    void yieldThread();
+
+    /**
+     * Sleeps the calling thread. {@code 0} gives up the rest of the time slice (Windows
+     * {@code Sleep(0)}); a positive value sleeps at least that long, rounded up to the
+     * platform's timer granularity. Interruption is not reported here; callers check it.
+     */
+    void sleep(long nanos);
+
+    /**
+     * Blocks the calling thread until unparked, interrupted or spuriously woken.
+     *
+     * @param blocker the object being waited on, for traces and deadlock reports
+     */
+    void park(Object blocker);
+
+    /**
+     * As {@link #park(Object)}, returning after at most about {@code nanos}; {@code nanos <= 0}
+     * returns at once.
+     */
+    void parkNanos(Object blocker, long nanos);
+
+    /** Makes {@code thread}'s current or next park return; null is ignored. */
+    void unpark(Thread thread);
+
+    /** Starts a new platform-managed thread running {@code task}. */
+    Thread startThread(String name, Runnable task);
+
+    /** A uniformly distributed int in {@code [0, bound)}; {@code bound} must be positive. */
+    int nextRandom(int bound);
+}
