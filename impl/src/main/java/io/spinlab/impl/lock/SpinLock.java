@@ -1,0 +1,348 @@
+package io.spinlab.impl.lock;
+
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.impl.spin.SpinWait;
+import io.spinlab.model.platform.Platform;
+import io.spinlab.model.tuning.SpinLockPolicy;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A mutual-exclusion lock that never blocks in the kernel: contenders spin, yield and at worst
+ * sleep 1 ms. The equivalent of .NET's {@code System.Threading.SpinLock}; for very short
+ * critical sections.
+ *
+ * <p>Two modes, as in .NET: <em>thread-tracking</em> (records the owner, rejects recursion and
+ * exit by a non-owner) and <em>anonymous</em> (one int: held bit plus a count of waiting
+ * threads; cheapest). In anonymous mode the slow path follows the {@code spinlock} knob:
+ * {@code spinwait} (current: one SpinWait loop, Sleep(1) from the 40th iteration; a thread
+ * whose turn is beyond the processor count starts yielding at once) or {@code spinning-factor}
+ * (before .NET Core 3.0: a staged spin of {@code (turn + i) × 100 × processFactor} PAUSEs while
+ * the turn is below the processor count, then a yield loop with Sleep(1) every 40th and
+ * Sleep(0) every 10th yield).
+ *
+ * <p>Not reentrant. {@link #enter()} is not interruptible; {@link #tryEnter(long, TimeUnit)}
+ * is. Progress: blocking (a preempted holder stalls everyone).
+ */
+public final class SpinLock {
+    /*
+     * Implementation notes.
+     *
+     * Anonymous state word `owner`:
+     *   bit 31      ID_DISABLED: anonymous mode (constant for the lock's life)
+     *   bits 1..30  waiter count × 2
+     *   bit 0       HELD
+     * Tracking mode uses `ownerThread` instead (null = free) and leaves `owner` at 0.
+     *
+     * Linearization points: acquisition at the CAS that sets HELD (or installs ownerThread);
+     * release at the getAndAdd(-1) that clears HELD (or the store of null).
+     *
+     * Invariants: a waiter that acquires removes itself from the count in the same CAS, unless
+     * the count is already 0 (a concurrent exit(false) plain store may have lost an increment).
+     */
+
+    static final int ID_DISABLED = 0x8000_0000;
+    static final int HELD = 1;
+    static final int WAITER_ONE = 2;
+    static final int WAITERS_MASK = 0x7FFF_FFFE;
+    static final int ID_DISABLED_AND_HELD = ID_DISABLED | HELD;
+    /** Current slow path: Sleep(1) from this SpinWait count on. */
+    static final int SLEEP_ONE_FREQUENCY = 40;
+    /** Legacy slow path: a Sleep(0) every this many yields. */
+    static final int SLEEP_ZERO_FREQUENCY = 10;
+    /** Timeouts are checked every this many iterations. */
+    static final int TIMEOUT_CHECK_FREQUENCY = 10;
+    /** Legacy slow path spin scale. */
+    static final int SPINNING_FACTOR = 100;
+
+    private final SpinContext context;
+    private final boolean spinningFactor;
+    private volatile int owner;
+    private volatile Thread ownerThread;
+
+    /** A thread-tracking spin lock. */
+    public SpinLock(SpinContext context) {
+        this(context, true);
+    }
+
+    /**
+     * @param trackOwner true for thread-tracking mode, false for anonymous mode
+     */
+    public SpinLock(SpinContext context, boolean trackOwner) {
+        this.context = context;
+        this.spinningFactor = context.tuning().spinLock() == SpinLockPolicy.SPINNING_FACTOR;
+        this.owner = trackOwner ? 0 : ID_DISABLED;
+    }
+
+    /** True in thread-tracking mode. */
+    public boolean isThreadOwnerTrackingEnabled() {
+        return (owner & ID_DISABLED) == 0;
+    }
+
+    /**
+     * Acquires the lock, spinning as long as it takes.
+     *
+     * @throws IllegalStateException in tracking mode, if the calling thread already holds it
+     */
+    public void enter() {
+        int o = owner;
+        if ((o & ID_DISABLED_AND_HELD) == ID_DISABLED && OWNER.compareAndSet(this, o, o | HELD)) {
+            return;
+        }
+        try {
+            boolean acquired = continueTryEnter(-1, false);
+            assert acquired;
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible enter reported an interrupt", e);
+        }
+    }
+
+    /** Acquires the lock only if it is free now. */
+    public boolean tryEnter() {
+        int o = owner;
+        if ((o & ID_DISABLED) != 0) {
+            return (o & HELD) == 0 && OWNER.compareAndSet(this, o, o | HELD);
+        }
+        checkNotRecursive();
+        return ownerThread == null && OWNER_THREAD.compareAndSet(this, null, Thread.currentThread());
+    }
+
+    /**
+     * Acquires the lock if it can be had within {@code timeout}, checking for interruption
+     * every few iterations.
+     */
+    public boolean tryEnter(long timeout, TimeUnit unit) throws InterruptedException {
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout = " + timeout + " is negative; allowed 0 or more");
+        }
+        if (timeout == 0) {
+            return tryEnter();
+        }
+        int o = owner;
+        if ((o & ID_DISABLED_AND_HELD) == ID_DISABLED && OWNER.compareAndSet(this, o, o | HELD)) {
+            return true;
+        }
+        return continueTryEnter(unit.toNanos(timeout), true);
+    }
+
+    private boolean continueTryEnter(long timeoutNanos, boolean interruptible) throws InterruptedException {
+        if (isThreadOwnerTrackingEnabled()) {
+            return enterTracking(timeoutNanos, interruptible);
+        }
+        return spinningFactor ? enterSpinningFactor(timeoutNanos, interruptible)
+                : enterSpinWait(timeoutNanos, interruptible);
+    }
+
+    private boolean enterTracking(long timeoutNanos, boolean interruptible) throws InterruptedException {
+        checkNotRecursive();
+        Platform platform = context.platform();
+        Thread me = Thread.currentThread();
+        long start = timeoutNanos > 0 ? platform.nanoTime() : 0L;
+        SpinWait spinner = new SpinWait(context);
+        for (;;) {
+            // LP: acquisition in tracking mode.
+            if (ownerThread == null && OWNER_THREAD.compareAndSet(this, null, me)) {
+                return true;
+            }
+            spinner.spinOnce();
+            if (spinner.nextSpinWillYield() && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+                return false;
+            }
+        }
+    }
+
+    private boolean enterSpinWait(long timeoutNanos, boolean interruptible) throws InterruptedException {
+        Platform platform = context.platform();
+        long start = timeoutNanos > 0 ? platform.nanoTime() : 0L;
+        int turn = registerWaiter();
+        if (turn < 0) {
+            return true;
+        }
+        SpinWait spinner = new SpinWait(context, turn > platform.processorCount() ? SpinWait.YIELD_THRESHOLD : 0);
+        for (;;) {
+            spinner.spinOnce(SLEEP_ONE_FREQUENCY);
+            if (tryAcquireAsWaiter()) {
+                return true;
+            }
+            if (spinner.count() % TIMEOUT_CHECK_FREQUENCY == 0 && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+                decrementWaiters();
+                return false;
+            }
+        }
+    }
+
+    private boolean enterSpinningFactor(long timeoutNanos, boolean interruptible) throws InterruptedException {
+        Platform platform = context.platform();
+        long start = timeoutNanos > 0 ? platform.nanoTime() : 0L;
+        int turn = registerWaiter();
+        if (turn < 0) {
+            return true;
+        }
+        int processors = platform.processorCount();
+        if (turn < processors) {
+            context.beginSpinLoop();
+            int processFactor = 1;
+            for (int i = 1; i <= turn * SPINNING_FACTOR; i++) {
+                long spins = (long) (turn + i) * SPINNING_FACTOR * processFactor;
+                context.spinWait((int) Math.min(Integer.MAX_VALUE, spins));
+                if (processFactor < processors) {
+                    processFactor++;
+                }
+                if (tryAcquireAsWaiter()) {
+                    return true;
+                }
+            }
+        }
+        if (expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+            decrementWaiters();
+            return false;
+        }
+        for (int yieldsSoFar = 0; ; yieldsSoFar++) {
+            if (tryAcquireAsWaiter()) {
+                return true;
+            }
+            if (yieldsSoFar % SLEEP_ONE_FREQUENCY == 0) {
+                platform.sleep(1_000_000L);
+            } else if (yieldsSoFar % SLEEP_ZERO_FREQUENCY == 0) {
+                platform.sleep(0);
+            } else {
+                platform.yieldThread();
+            }
+            if (yieldsSoFar % TIMEOUT_CHECK_FREQUENCY == 0 && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+                decrementWaiters();
+                return false;
+            }
+        }
+    }
+
+    /**
+     * Anonymous mode: takes a free lock (returns −1) or joins the waiters and returns this
+     * thread's turn (its position among them).
+     */
+    private int registerWaiter() {
+        for (;;) {
+            int o = owner;
+            if ((o & HELD) == 0) {
+                if (OWNER.compareAndSet(this, o, o | HELD)) {
+                    return -1;
+                }
+            } else if ((o & WAITERS_MASK) == WAITERS_MASK) {
+                return WAITERS_MASK >>> 1; // saturated: spin without being counted
+            } else if (OWNER.compareAndSet(this, o, o + WAITER_ONE)) {
+                return ((o + WAITER_ONE) & WAITERS_MASK) >>> 1;
+            }
+        }
+    }
+
+    private boolean tryAcquireAsWaiter() {
+        int o = owner;
+        if ((o & HELD) != 0) {
+            return false;
+        }
+        int next = (o & WAITERS_MASK) == 0 ? o | HELD : (o - WAITER_ONE) | HELD;
+        // LP: acquisition by a waiting thread.
+        return OWNER.compareAndSet(this, o, next);
+    }
+
+    private void decrementWaiters() {
+        for (;;) {
+            int o = owner;
+            if ((o & WAITERS_MASK) == 0 || OWNER.compareAndSet(this, o, o - WAITER_ONE)) {
+                return;
+            }
+        }
+    }
+
+    private boolean expiredOrInterrupted(long start, long timeoutNanos, boolean interruptible)
+            throws InterruptedException {
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        return timeoutNanos >= 0 && context.platform().nanoTime() - start >= timeoutNanos;
+    }
+
+    private void checkNotRecursive() {
+        if (ownerThread == Thread.currentThread()) {
+            throw new IllegalStateException("SpinLock is not reentrant: " + Thread.currentThread().getName()
+                    + " already holds it");
+        }
+    }
+
+    /** Releases the lock with a full fence. */
+    public void exit() {
+        exit(true);
+    }
+
+    /**
+     * Releases the lock; {@code useMemoryBarrier = false} uses a release store instead of an
+     * atomic decrement in anonymous mode (cheaper; a concurrent waiter registration may be lost
+     * from the count, which the acquire path tolerates).
+     *
+     * @throws IllegalMonitorStateException if the lock is not held (anonymous) or not held by the caller (tracking)
+     */
+    public void exit(boolean useMemoryBarrier) {
+        int o = owner;
+        if ((o & ID_DISABLED) == 0) {
+            if (ownerThread != Thread.currentThread()) {
+                throw new IllegalMonitorStateException("exit by " + Thread.currentThread().getName()
+                        + ", which does not hold the SpinLock");
+            }
+            // LP: release in tracking mode.
+            ownerThread = null;
+            return;
+        }
+        if ((o & HELD) == 0) {
+            throw new IllegalMonitorStateException("exit of a SpinLock that is not held");
+        }
+        if (useMemoryBarrier) {
+            // LP: release in anonymous mode.
+            OWNER.getAndAdd(this, -HELD);
+        } else {
+            OWNER.setRelease(this, o & ~HELD);
+        }
+    }
+
+    /** True if some thread holds the lock (a snapshot). */
+    public boolean isHeld() {
+        return isThreadOwnerTrackingEnabled() ? ownerThread != null : (owner & HELD) != 0;
+    }
+
+    /**
+     * True if the calling thread holds the lock.
+     *
+     * @throws IllegalStateException in anonymous mode, which does not know its owner
+     */
+    public boolean isHeldByCurrentThread() {
+        if (!isThreadOwnerTrackingEnabled()) {
+            throw new IllegalStateException("isHeldByCurrentThread needs thread-tracking mode");
+        }
+        return ownerThread == Thread.currentThread();
+    }
+
+    /** Threads counted as waiting (anonymous mode; a snapshot). */
+    public int waiterCount() {
+        return (owner & WAITERS_MASK) >>> 1;
+    }
+
+    @Override
+    public String toString() {
+        return "SpinLock[" + (isThreadOwnerTrackingEnabled() ? "tracking" : "anonymous") + ", "
+                + (isHeld() ? "held" : "free") + "]";
+    }
+
+    // VarHandle mechanics
+    private static final VarHandle OWNER;
+    private static final VarHandle OWNER_THREAD;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            OWNER = lookup.findVarHandle(SpinLock.class, "owner", int.class);
+            OWNER_THREAD = lookup.findVarHandle(SpinLock.class, "ownerThread", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

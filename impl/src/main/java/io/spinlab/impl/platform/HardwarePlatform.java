@@ -1,0 +1,95 @@
+package io.spinlab.impl.platform;
+
+import io.spinlab.model.platform.Platform;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The {@link Platform} of real hardware: real threads, the real clock, the real PAUSE.
+ *
+ * <p>This is the one class in {@code impl} allowed to call {@code Thread.onSpinWait},
+ * {@code Thread.yield}, {@code Thread.sleep}, {@code LockSupport} and {@code System.nanoTime}
+ * (an architecture test enforces it). It is stateless; use {@link #INSTANCE}. With only this
+ * implementation loaded every call site is monomorphic and the JIT inlines through the seam
+ * (the {@code SeamCostBenchmark} in {@code reports} measures it).
+ */
+public final class HardwarePlatform implements Platform {
+
+    /** The single instance. */
+    public static final HardwarePlatform INSTANCE = new HardwarePlatform();
+
+    private HardwarePlatform() {
+    }
+
+    @Override
+    public int processorCount() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    @Override
+    public long nanoTime() {
+        return System.nanoTime();
+    }
+
+    @Override
+    public void pause(int count) {
+        for (int i = 0; i < count; i++) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public void yieldThread() {
+        Thread.yield();
+    }
+
+    @Override
+    public void sleep(long nanos) {
+        if (nanos <= 0) {
+            // Sleep(0): give up the rest of the slice. The JVM's nearest equivalent is a yield.
+            Thread.yield();
+            return;
+        }
+        // parkNanos rather than Thread.sleep: interruption must not be swallowed or thrown here;
+        // a pending interrupt makes it return early and the caller's loop sees the flag.
+        LockSupport.parkNanos(this, nanos);
+    }
+
+    @Override
+    public void park(Object blocker) {
+        LockSupport.park(blocker);
+    }
+
+    @Override
+    public void parkNanos(Object blocker, long nanos) {
+        if (nanos > 0) {
+            LockSupport.parkNanos(blocker, nanos);
+        }
+    }
+
+    @Override
+    public void unpark(Thread thread) {
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    @Override
+    public Thread startThread(String name, Runnable task) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    @Override
+    public int nextRandom(int bound) {
+        return ThreadLocalRandom.current().nextInt(bound);
+    }
+
+    @Override
+    public String toString() {
+        return "hardware";
+    }
+}
