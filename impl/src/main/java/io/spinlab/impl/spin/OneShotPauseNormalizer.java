@@ -65,7 +65,8 @@ public final class OneShotPauseNormalizer implements PauseNormalizer {
             platform.pause(BATCH);
             count += BATCH;
             elapsed = platform.nanoTime() - start;
-        } while (elapsed < MEASURE_NANOS);
+        } while (elapsed < MEASURE_NANOS && count < MEASURE_NANOS);
+        // (More PAUSEs than nanoseconds means under 1 ns each: the floor applies, stop measuring.)
         double nsPerPause = Math.max(1.0, (double) elapsed / count);
         calibration = Calibration.of(nsPerPause, platform.nanoTime());
         state = DONE;

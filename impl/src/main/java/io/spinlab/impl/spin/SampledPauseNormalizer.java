@@ -41,6 +41,8 @@ public final class SampledPauseNormalizer implements PauseNormalizer {
     static final double MIN_NS_PER_PAUSE = 0.1;
     /** Clamp of one sample: at most 272 / 1.5 + 1 ns per PAUSE. */
     static final double MAX_NS_PER_PAUSE = TARGET_MAX_NS_PER_SPIN_ITERATION / 1.5 + 1;
+    /** PAUSEs per sample beyond which the result would be below the 0.1 ns clamp anyway (4 µs / 0.1 ns). */
+    static final long MAX_PAUSES_PER_SAMPLE = (long) (LONG_SAMPLE_NANOS / MIN_NS_PER_PAUSE);
 
     private final Platform platform;
     private final double[] samples = new double[SAMPLE_COUNT];
@@ -115,36 +117,32 @@ public final class SampledPauseNormalizer implements PauseNormalizer {
         return overhead >= SHORT_SAMPLE_NANOS / 4 ? LONG_SAMPLE_NANOS : SHORT_SAMPLE_NANOS;
     }
 
-    /** One sample: PAUSE in growing batches until the sample duration has passed. */
+    /**
+     * One sample: PAUSE in growing batches until the sample duration has passed. A PAUSE that
+     * costs (almost) nothing would never fill the sample; the PAUSE count is capped where the
+     * result would be clamped anyway.
+     */
     private double sample(double estimatedNsPerPause) {
         long target = sampleNanos;
-        long count = (long) (target / estimatedNsPerPause) + 1;
+        long count = Math.min(MAX_PAUSES_PER_SAMPLE, (long) (target / estimatedNsPerPause) + 1);
         long start = platform.nanoTime();
-        pause(count);
+        platform.pause((int) count);
         long total = count;
         long elapsed = platform.nanoTime() - start;
-        while (elapsed < target) {
+        while (elapsed < target && total < MAX_PAUSES_PER_SAMPLE) {
             long next;
             if (elapsed <= 0) {
                 next = Math.max(4, total / 4);
             } else {
                 next = Math.max(4, total * (target - elapsed) / elapsed + 1);
             }
-            pause(next);
+            next = Math.min(next, MAX_PAUSES_PER_SAMPLE - total);
+            platform.pause((int) next);
             total += next;
             elapsed = platform.nanoTime() - start;
         }
         double nsPerPause = (double) elapsed / total;
         return Math.max(MIN_NS_PER_PAUSE, Math.min(MAX_NS_PER_PAUSE, nsPerPause));
-    }
-
-    private void pause(long count) {
-        long left = count;
-        while (left > 0) {
-            int batch = (int) Math.min(left, Integer.MAX_VALUE);
-            platform.pause(batch);
-            left -= batch;
-        }
     }
 
     @Override
