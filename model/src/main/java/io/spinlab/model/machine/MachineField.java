@@ -74,6 +74,8 @@ public enum MachineField {
     /** Plain decimal notation, optionally with an exponent; excludes hex floats, NaN, type suffixes. */
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
     private static final Pattern WHOLE = Pattern.compile("[+-]?\\d+");
+    /** What Double.toString writes for the values a finite-number check rejects. */
+    private static final Pattern NOT_FINITE = Pattern.compile("NaN|[+-]?Infinity");
 
     private final String fieldName;
     private final Kind kind;
@@ -107,7 +109,7 @@ public enum MachineField {
         return max;
     }
 
-    /** What the field accepts, as error messages say it: {@code 0..10000}, or {@code text} for text fields. */
+    /** What the field accepts, as error messages say it: {@code 0..10000}, or {@code one line of text}. */
     public String allowed() {
         if (this == CACHE_LINE_BYTES) {
             return "a power of two in " + format(min) + ".." + format(max);
@@ -219,6 +221,9 @@ public enum MachineField {
     double parseNumber(String machine, String text) {
         assert kind == Kind.NUMBER : this;
         String trimmed = text.strip();
+        if (NOT_FINITE.matcher(trimmed).matches()) {
+            checkNumber(machine, Double.parseDouble(trimmed));
+        }
         if (!DECIMAL.matcher(trimmed).matches()) {
             throw new IllegalArgumentException(prefix(machine) + fieldName + " = '" + text
                     + "' is not a number; allowed " + allowed());
