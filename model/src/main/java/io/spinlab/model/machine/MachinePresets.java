@@ -1,0 +1,153 @@
+package io.spinlab.model.machine;
+
+import java.util.List;
+
+/**
+ * Named machine profiles: the machines of the published results
+ * ({@code reference/published-results.md}) and the what-if parts people ask about.
+ *
+ * <p>Frequencies are the nominal clocks the results name; PAUSE costs follow Intel's
+ * Optimization Reference Manual (about 10 cycles before Skylake, about 140 from Skylake on).
+ * OS costs are the Linux-like defaults of {@link MachineProfile#builder(String)}, except for
+ * the atomic operation (20 cycles at the part's clock), the cache-line transfer on
+ * multi-socket and many-core parts, and the Windows timer and quantum of
+ * {@code windows-skylake-i7-6700}. The class documentation of {@link MachineProfile} says
+ * where each figure comes from.
+ *
+ * <table>
+ *   <caption>Presets</caption>
+ *   <tr><th>name</th><th>cores / threads</th><th>GHz</th><th>PAUSE cycles</th><th>PAUSE ns</th></tr>
+ *   <tr><td>sandybridge-e5-1650</td><td>6 / 12</td><td>3.2</td><td>10</td><td>3.1</td></tr>
+ *   <tr><td>skylake-i7-6700</td><td>4 / 8</td><td>3.4</td><td>140</td><td>41</td></tr>
+ *   <tr><td>kabylake-e3-1245v6</td><td>4 / 8</td><td>3.7</td><td>140</td><td>38</td></tr>
+ *   <tr><td>haswell-i5-4670k</td><td>4 / 4</td><td>4.4</td><td>10</td><td>2.3</td></tr>
+ *   <tr><td>kabylake-i7-7700hq</td><td>4 / 8</td><td>2.8</td><td>140</td><td>50</td></tr>
+ *   <tr><td>kabylake-i7-7700</td><td>4 / 8</td><td>3.6</td><td>140</td><td>39</td></tr>
+ *   <tr><td>ivybridge-e7-4x12</td><td>48 / 96</td><td>2.7</td><td>10</td><td>3.7</td></tr>
+ *   <tr><td>xeon-2s-32t</td><td>16 / 32</td><td>2.4</td><td>10</td><td>4.2</td></tr>
+ *   <tr><td>future-pause-300</td><td>8 / 16</td><td>3.5</td><td>300</td><td>86</td></tr>
+ *   <tr><td>arm-noop-pause</td><td>8 / 8</td><td>3.0</td><td>1</td><td>0.33</td></tr>
+ *   <tr><td>manycore-256</td><td>128 / 256</td><td>2.5</td><td>140</td><td>56</td></tr>
+ *   <tr><td>windows-skylake-i7-6700</td><td>4 / 8</td><td>3.4</td><td>140</td><td>41</td></tr>
+ * </table>
+ */
+public final class MachinePresets {
+
+    /*
+     * Implementation notes
+     *
+     * Invariants: names are unique and ordered published machines first, then what-if parts;
+     * the list is built once and immutable.
+     *
+     * Why arm-noop-pause charges 1 cycle, not 0: Arm's YIELD hint is a no-op on most cores
+     * but still takes an issue slot, and a PAUSE that costs nothing would let a spin loop run
+     * without virtual time passing. pauseCycles = 0 remains valid for what-if sweeps.
+     */
+
+    /** Cycles charged for an uncontended locked read-modify-write (Agner Fog's tables: 18–25). */
+    private static final double ATOMIC_OP_CYCLES = 20;
+    /** Cross-socket share of transfers on two sockets: about half the peers are remote. */
+    private static final double TWO_SOCKET_TRANSFER_NS = 200;
+    /** Four sockets: three quarters of the peers are remote, some two QPI hops away. */
+    private static final double FOUR_SOCKET_TRANSFER_NS = 250;
+    /** One large die or several chiplets: mesh and inter-die hops. Estimate. */
+    private static final double MANYCORE_TRANSFER_NS = 120;
+    /** Windows default clock tick, 64 Hz. */
+    private static final double WINDOWS_TIMER_NS = 15_625_000;
+    /** Windows client quantum: two clock ticks. */
+    private static final double WINDOWS_QUANTUM_NS = 31_250_000;
+
+    private static final MachineProfile SKYLAKE_I7_6700 = part("skylake-i7-6700",
+            "Core i7-6700, Skylake desktop: processor-scaled spin crawls here (coreclr #13556)",
+            3.4, 140, 4, 8).build();
+
+    private static final List<MachineProfile> ALL = List.of(
+            part("sandybridge-e5-1650",
+                    "Xeon E5-1650, 6-core Sandy Bridge, pre-Skylake PAUSE: +50 % without the multiply (#13556)",
+                    3.2, 10, 6, 12).build(),
+            SKYLAKE_I7_6700,
+            part("kabylake-e3-1245v6",
+                    "Xeon E3-1245 v6, Kaby Lake: normalized PAUSE in SpinWait measured here (coreclr #13670)",
+                    3.7, 140, 4, 8).build(),
+            part("haswell-i5-4670k",
+                    "Core i5-4670K, Haswell without SMT: normalized PAUSE close to neutral (coreclr #13670)",
+                    4.4, 10, 4, 4).build(),
+            part("kabylake-i7-7700hq",
+                    "Core i7-7700HQ, 2017 MacBook Pro: lockless EventPipe reservation (runtime #50797)",
+                    2.8, 140, 4, 8).build(),
+            part("kabylake-i7-7700",
+                    "Core i7-7700, desktop Kaby Lake: lockless EventPipe reservation (runtime #50797)",
+                    3.6, 140, 4, 8).build(),
+            part("ivybridge-e7-4x12",
+                    "4-socket Ivy Bridge Xeon E7, 48 cores: lockless EventPipe reservation (runtime #50797)",
+                    2.7, 10, 48, 96).cacheLineTransferNs(FOUR_SOCKET_TRANSFER_NS).build(),
+            part("xeon-2s-32t",
+                    "2-socket Xeon, 32 logical processors: ConcurrentQueue as global queue (coreclr #9234)",
+                    2.4, 10, 16, 32).cacheLineTransferNs(TWO_SOCKET_TRANSFER_NS).build(),
+            part("future-pause-300",
+                    "What-if: a future x86 part whose PAUSE takes 300 cycles",
+                    3.5, 300, 8, 16).build(),
+            part("arm-noop-pause",
+                    "What-if: Arm-like part whose spin hint is a no-op (1 cycle), no SMT",
+                    3.0, 1, 8, 8).cacheLineTransferNs(50).build(),
+            part("manycore-256",
+                    "What-if: 256 logical processors (128 cores, SMT 2), Skylake-class PAUSE",
+                    2.5, 140, 128, 256).cacheLineTransferNs(MANYCORE_TRANSFER_NS).build(),
+            SKYLAKE_I7_6700.toBuilder()
+                    .name("windows-skylake-i7-6700")
+                    .description("Core i7-6700 under Windows: 15.625 ms timer tick, 31.25 ms quantum")
+                    .sleepGranularityNs(WINDOWS_TIMER_NS)
+                    .timeSliceNs(WINDOWS_QUANTUM_NS)
+                    .build());
+
+    private static final List<String> NAMES = ALL.stream().map(MachineProfile::name).toList();
+
+    private MachinePresets() {
+    }
+
+    /** Every preset: the published machines first, then the what-if parts. */
+    public static List<MachineProfile> all() {
+        return ALL;
+    }
+
+    /** The preset names, in the order of {@link #all()}. */
+    public static List<String> names() {
+        return NAMES;
+    }
+
+    /** Whether {@code name} names a preset. */
+    public static boolean contains(String name) {
+        return NAMES.contains(name);
+    }
+
+    /**
+     * The preset called {@code name}.
+     *
+     * @throws IllegalArgumentException for an unknown name, listing the valid names
+     */
+    public static MachineProfile byName(String name) {
+        for (MachineProfile profile : ALL) {
+            if (profile.name().equals(name)) {
+                return profile;
+            }
+        }
+        throw new IllegalArgumentException("unknown machine preset '" + name + "'; valid presets: "
+                + String.join(", ", NAMES));
+    }
+
+    private static MachineProfile.Builder part(String name, String description, double frequencyGhz,
+            int pauseCycles, int physicalCores, int logicalProcessors) {
+        return MachineProfile.builder(name)
+                .description(description)
+                .frequencyGhz(frequencyGhz)
+                .pauseCycles(pauseCycles)
+                .physicalCores(physicalCores)
+                .logicalProcessors(logicalProcessors)
+                .atomicOpNs(atomicNs(frequencyGhz));
+    }
+
+    /** {@link #ATOMIC_OP_CYCLES} at {@code frequencyGhz}, to a tenth of a nanosecond. */
+    private static double atomicNs(double frequencyGhz) {
+        return Math.round(ATOMIC_OP_CYCLES / frequencyGhz * 10) / 10.0;
+    }
+}

@@ -1,0 +1,550 @@
+package io.spinlab.model.machine;
+
+import java.util.Objects;
+
+/**
+ * The CPU and OS costs the simulator charges: what one PAUSE costs on this machine, how many
+ * processors the primitives see, and what clock reads, atomics, cache-line transfers, context
+ * switches, wake-ups, yields and sleeps cost. Immutable; every instance is valid.
+ *
+ * <p>Times are in nanoseconds as {@code double}s (the simulator converts them to its
+ * picosecond clock with {@link #nanosToPicos(double)}); only the PAUSE is in cycles, because
+ * its cost in cycles is what changed between CPU generations, and {@link #frequencyGhz}
+ * turns it into time. Costs in nanoseconds do not follow a change of frequency.
+ *
+ * <p>Get one from {@link MachinePresets}, from a profile file (the simulator's
+ * {@code MachineProfileFiles}), or build one: {@code MachineProfile.builder("mine")} starts
+ * from Linux-like defaults on a generic 4-core, 8-thread, 3 GHz part with a 140-cycle PAUSE.
+ * What-if sweeps vary one field at a time with {@link #withField(String, String)}.
+ *
+ * <p>An invalid value is rejected with an {@link IllegalArgumentException} whose message
+ * names the machine, the field as files spell it, the value and the allowed range, e.g.
+ * {@code machine 'x': pauseCycles = -3 is out of range; allowed 0..10000}. The ranges are
+ * listed in {@link MachineField}.
+ *
+ * <p>Where the default figures come from (all are per-operation averages; the ones without a
+ * measurement behind them are reasoned estimates and say so):
+ * <ul>
+ *   <li>PAUSE: Intel's Optimization Reference Manual, "Pause Latency in Skylake
+ *       Microarchitecture": about 10 cycles on earlier parts, up to about 140 from Skylake on.</li>
+ *   <li>Clock read, 20 ns: {@code System.nanoTime} is {@code clock_gettime(CLOCK_MONOTONIC)}
+ *       through the vDSO reading the TSC, measured at 15–25 ns (Shipilëv, "Nanotrusting the
+ *       Nanotime").</li>
+ *   <li>Atomic read-modify-write, about 20 cycles: Agner Fog's instruction tables give a
+ *       locked {@code CMPXCHG}/{@code XADD} 18–25 cycles on Intel big cores, so presets charge
+ *       20 cycles at their clock (about 6 ns at 3.4 GHz).</li>
+ *   <li>Cache-line transfer, 60 ns on one socket: core-to-core round trips measured on client
+ *       parts are 40–70 ns; on two or four sockets a share of the peers is remote (QPI/UPI,
+ *       150–300 ns), so those presets charge an average of about 200 ns. Estimate.</li>
+ *   <li>Context switch, 3 µs: the direct cost is 1–2 µs (lmbench {@code lat_ctx}); the rest
+ *       is the cache and TLB refill that follows. Estimate.</li>
+ *   <li>Wake latency, 5 µs: futex wake, the IPI to an idle core and a shallow C-state exit;
+ *       deep C-states make it tens of µs. Estimate.</li>
+ *   <li>Yield with a ready thread, 3 µs: it is a context switch. Yield with nobody ready,
+ *       300 ns: a {@code sched_yield}/{@code SwitchToThread} system call that finds nothing to
+ *       run, page-table isolation included. Estimate.</li>
+ *   <li>Sleep granularity, 1.06 ms on Linux: a 1 ms sleep overshoots by the 50 µs default
+ *       timer slack plus the wake-up, so {@code Sleep(1)} lasts about 1.06 ms. Windows: the
+ *       15.625 ms default clock tick (64 Hz), or 1 ms after {@code timeBeginPeriod(1)}.</li>
+ *   <li>Time slice, 4 ms on Linux: preemption is checked at the scheduler tick (HZ=250) and
+ *       CFS/EEVDF slices are a few ms. Windows client: a quantum of two clock ticks,
+ *       31.25 ms (Windows Internals).</li>
+ *   <li>Cache line, 64 bytes on every x86 part here; some Arm parts use 128.</li>
+ * </ul>
+ *
+ * @param name                the profile's name, as reports and the command line show it
+ * @param description         one line saying what the profile stands for; may be empty
+ * @param frequencyGhz        core clock, GHz; converts PAUSE cycles to time
+ * @param pauseCycles         cycles one PAUSE takes; 0 is a PAUSE that is a no-op
+ * @param physicalCores       physical cores
+ * @param logicalProcessors   logical processors, a multiple of the cores; what the primitives
+ *                            see as the processor count
+ * @param clockReadNs         one clock read, ns
+ * @param atomicOpNs          one uncontended atomic read-modify-write (CAS, exchange, add), ns
+ * @param cacheLineTransferNs moving a cache line that another core last wrote, ns
+ * @param contextSwitchNs     one context switch, ns
+ * @param wakeLatencyNs       delay from an unpark to the woken thread being runnable, ns
+ * @param yieldReadyNs        a yield when another thread is ready to run (a context switch), ns
+ * @param yieldIdleNs         a yield when no other thread is ready (just the system call), ns
+ * @param sleepGranularityNs  timer granularity: sleeps are rounded up to a multiple of it, ns
+ * @param timeSliceNs         how long a thread runs before the scheduler may preempt it, ns
+ * @param cacheLineBytes      cache line size, a power of two in 16..512
+ */
+public record MachineProfile(
+        String name,
+        String description,
+        double frequencyGhz,
+        int pauseCycles,
+        int physicalCores,
+        int logicalProcessors,
+        double clockReadNs,
+        double atomicOpNs,
+        double cacheLineTransferNs,
+        double contextSwitchNs,
+        double wakeLatencyNs,
+        double yieldReadyNs,
+        double yieldIdleNs,
+        double sleepGranularityNs,
+        double timeSliceNs,
+        int cacheLineBytes) {
+
+    /*
+     * Implementation notes
+     *
+     * Invariants: every field is in its MachineField range; logicalProcessors is a multiple
+     * of physicalCores; name is non-blank, without surrounding spaces or control characters;
+     * description is non-null and one line. Checked once, here, so holders never re-check.
+     *
+     * Picosecond arithmetic: the simulator's clock is a long of picoseconds and must be
+     * identical on every host, so conversions are defined bit for bit.
+     * - cyclesToPicos(c) is c times the double p = 1000.0 / frequencyGhz (picoseconds per
+     *   cycle, the one rounding of the frequency), multiplied exactly: p = m * 2^e with a
+     *   53-bit integer m, c * m is formed in 128 bits (Math.multiplyHigh) and shifted right
+     *   by -e with round-half-up. No double rounding, no BigInteger.
+     * - pausePicos(n) is n * cyclesToPicos(pauseCycles): the cost of one PAUSE is rounded
+     *   once, so n PAUSEs cost exactly n times one PAUSE whether the simulator charges them
+     *   one by one or in a batch.
+     * - Overflow: frequency >= 0.01 GHz gives p <= 100,000 ps, so 2^31 PAUSEs of 10,000
+     *   cycles cost at most 2^31 * 10^9 ps, about 2.1e18, below Long.MAX_VALUE (9.2e18).
+     *   Larger arguments that would overflow throw ArithmeticException, never wrap.
+     *
+     * Why not simpler: p * c in double loses integer precision above 2^53 ps (about 2.5 hours
+     * of virtual time), and rounding per call rather than per PAUSE would make the charge
+     * depend on how PAUSEs are batched.
+     */
+
+    /** Linux-like OS costs and a generic current x86 part; see the class documentation for sources. */
+    private static final String DEFAULT_DESCRIPTION = "";
+    private static final double DEFAULT_FREQUENCY_GHZ = 3.0;
+    private static final int DEFAULT_PAUSE_CYCLES = 140;
+    private static final int DEFAULT_PHYSICAL_CORES = 4;
+    private static final int DEFAULT_LOGICAL_PROCESSORS = 8;
+    private static final double DEFAULT_CLOCK_READ_NS = 20;
+    /** 20 cycles at 3 GHz. */
+    private static final double DEFAULT_ATOMIC_OP_NS = 6.7;
+    private static final double DEFAULT_CACHE_LINE_TRANSFER_NS = 60;
+    private static final double DEFAULT_CONTEXT_SWITCH_NS = 3_000;
+    private static final double DEFAULT_WAKE_LATENCY_NS = 5_000;
+    private static final double DEFAULT_YIELD_READY_NS = 3_000;
+    private static final double DEFAULT_YIELD_IDLE_NS = 300;
+    private static final double DEFAULT_SLEEP_GRANULARITY_NS = 1_060_000;
+    private static final double DEFAULT_TIME_SLICE_NS = 4_000_000;
+    private static final int DEFAULT_CACHE_LINE_BYTES = 64;
+
+    private static final int MANTISSA_BITS = 52;
+    private static final long MANTISSA_MASK = (1L << MANTISSA_BITS) - 1;
+    private static final int EXPONENT_MASK = 0x7ff;
+    /** Exponent bias plus mantissa bits: value = mantissa * 2^(biasedExponent - 1075). */
+    private static final int EXPONENT_OFFSET = 1075;
+
+    /** Validates every field; see the class documentation for the message format. */
+    public MachineProfile {
+        checkName(name);
+        checkDescription(name, description);
+        MachineField.FREQUENCY_GHZ.checkNumber(name, frequencyGhz);
+        MachineField.PAUSE_CYCLES.checkWhole(name, pauseCycles);
+        MachineField.PHYSICAL_CORES.checkWhole(name, physicalCores);
+        MachineField.LOGICAL_PROCESSORS.checkWhole(name, logicalProcessors);
+        if (logicalProcessors % physicalCores != 0) {
+            throw new IllegalArgumentException(MachineField.prefix(name) + "logicalProcessors = " + logicalProcessors
+                    + " is not a multiple of physicalCores = " + physicalCores
+                    + "; allowed physicalCores times the threads per core (1, 2, ...)");
+        }
+        MachineField.CLOCK_READ_NS.checkNumber(name, clockReadNs);
+        MachineField.ATOMIC_OP_NS.checkNumber(name, atomicOpNs);
+        MachineField.CACHE_LINE_TRANSFER_NS.checkNumber(name, cacheLineTransferNs);
+        MachineField.CONTEXT_SWITCH_NS.checkNumber(name, contextSwitchNs);
+        MachineField.WAKE_LATENCY_NS.checkNumber(name, wakeLatencyNs);
+        MachineField.YIELD_READY_NS.checkNumber(name, yieldReadyNs);
+        MachineField.YIELD_IDLE_NS.checkNumber(name, yieldIdleNs);
+        MachineField.SLEEP_GRANULARITY_NS.checkNumber(name, sleepGranularityNs);
+        MachineField.TIME_SLICE_NS.checkNumber(name, timeSliceNs);
+        MachineField.CACHE_LINE_BYTES.checkWhole(name, cacheLineBytes);
+    }
+
+    /**
+     * A builder named {@code name}, starting from Linux-like defaults on a generic part:
+     * 3 GHz, 140-cycle PAUSE, 4 cores / 8 threads, clock read 20 ns, atomic 6.7 ns (20 cycles),
+     * cache-line transfer 60 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
+     * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, no description.
+     */
+    public static Builder builder(String name) {
+        Builder builder = new Builder(DEFAULT_PHYSICAL_CORES, DEFAULT_LOGICAL_PROCESSORS);
+        builder.name = name;
+        builder.description = DEFAULT_DESCRIPTION;
+        builder.frequencyGhz = DEFAULT_FREQUENCY_GHZ;
+        builder.pauseCycles = DEFAULT_PAUSE_CYCLES;
+        builder.clockReadNs = DEFAULT_CLOCK_READ_NS;
+        builder.atomicOpNs = DEFAULT_ATOMIC_OP_NS;
+        builder.cacheLineTransferNs = DEFAULT_CACHE_LINE_TRANSFER_NS;
+        builder.contextSwitchNs = DEFAULT_CONTEXT_SWITCH_NS;
+        builder.wakeLatencyNs = DEFAULT_WAKE_LATENCY_NS;
+        builder.yieldReadyNs = DEFAULT_YIELD_READY_NS;
+        builder.yieldIdleNs = DEFAULT_YIELD_IDLE_NS;
+        builder.sleepGranularityNs = DEFAULT_SLEEP_GRANULARITY_NS;
+        builder.timeSliceNs = DEFAULT_TIME_SLICE_NS;
+        builder.cacheLineBytes = DEFAULT_CACHE_LINE_BYTES;
+        return builder;
+    }
+
+    /** A builder starting from this profile's values. */
+    public Builder toBuilder() {
+        Builder builder = new Builder(physicalCores, logicalProcessors);
+        builder.name = name;
+        builder.description = description;
+        builder.frequencyGhz = frequencyGhz;
+        builder.pauseCycles = pauseCycles;
+        builder.clockReadNs = clockReadNs;
+        builder.atomicOpNs = atomicOpNs;
+        builder.cacheLineTransferNs = cacheLineTransferNs;
+        builder.contextSwitchNs = contextSwitchNs;
+        builder.wakeLatencyNs = wakeLatencyNs;
+        builder.yieldReadyNs = yieldReadyNs;
+        builder.yieldIdleNs = yieldIdleNs;
+        builder.sleepGranularityNs = sleepGranularityNs;
+        builder.timeSliceNs = timeSliceNs;
+        builder.cacheLineBytes = cacheLineBytes;
+        return builder;
+    }
+
+    /**
+     * This profile with one field set from text, the field given by its file name
+     * ({@code pauseCycles}, see {@link MachineField#names()}); the name is kept unless the
+     * field is {@code name}. A change to {@code logicalProcessors} or {@code physicalCores}
+     * alone keeps the threads per core where it can (see {@link Builder}).
+     *
+     * @throws IllegalArgumentException for an unknown field (listing the valid ones), text of
+     *                                  the wrong kind, or a value out of range
+     */
+    public MachineProfile withField(String fieldName, String value) {
+        return toBuilder().set(fieldName, value).build();
+    }
+
+    /** This profile with one field set from text. */
+    public MachineProfile withField(MachineField field, String value) {
+        return toBuilder().set(field, value).build();
+    }
+
+    /** This profile with a different PAUSE cost in cycles. */
+    public MachineProfile withPauseCycles(int cycles) {
+        return toBuilder().pauseCycles(cycles).build();
+    }
+
+    /**
+     * This profile with {@code count} logical processors, keeping the threads per core when
+     * {@code count} is a multiple of it and otherwise giving one thread per core.
+     */
+    public MachineProfile withLogicalProcessors(int count) {
+        return toBuilder().logicalProcessors(count).build();
+    }
+
+    /** This profile with an explicit processor layout. */
+    public MachineProfile withProcessors(int physicalCores, int logicalProcessors) {
+        return toBuilder().physicalCores(physicalCores).logicalProcessors(logicalProcessors).build();
+    }
+
+    /** This profile renamed. */
+    public MachineProfile withName(String newName) {
+        return toBuilder().name(newName).build();
+    }
+
+    /** Hardware threads per core (SMT): 1 without SMT, 2 with Hyper-Threading. */
+    public int smtThreadsPerCore() {
+        return logicalProcessors / physicalCores;
+    }
+
+    /** The time one PAUSE takes, ns: {@code pauseCycles / frequencyGhz}. */
+    public double pauseNs() {
+        return pauseCycles / frequencyGhz;
+    }
+
+    /**
+     * {@code cycles} at this profile's clock, in picoseconds: {@code cycles × (1000.0 / frequencyGhz)}
+     * computed exactly and rounded half up once (see the implementation notes).
+     *
+     * @throws IllegalArgumentException if {@code cycles} is negative
+     * @throws ArithmeticException      if the result does not fit in a long
+     */
+    public long cyclesToPicos(long cycles) {
+        if (cycles < 0) {
+            throw new IllegalArgumentException("cycles = " + cycles + " is negative");
+        }
+        double picosPerCycle = 1000.0 / frequencyGhz;
+        long bits = Double.doubleToRawLongBits(picosPerCycle);
+        long mantissa = (bits & MANTISSA_MASK) | (1L << MANTISSA_BITS);
+        int shift = EXPONENT_OFFSET - (int) ((bits >>> MANTISSA_BITS) & EXPONENT_MASK);
+        // frequencyGhz in 0.01..10 puts picosPerCycle in 100..100000, so shift is in 36..46.
+        assert shift > 1 && shift < 64 : shift;
+        long high = Math.multiplyHigh(cycles, mantissa);
+        long low = cycles * mantissa;
+        long roundedLow = low + (1L << (shift - 1));
+        if (Long.compareUnsigned(roundedLow, low) < 0) {
+            high++;
+        }
+        if ((high >>> (shift - 1)) != 0) {
+            throw new ArithmeticException(MachineField.prefix(name) + cycles + " cycles overflow a long in ps");
+        }
+        return (high << (64 - shift)) | (roundedLow >>> shift);
+    }
+
+    /** One PAUSE in picoseconds, rounded once: {@code cyclesToPicos(pauseCycles)}. */
+    public long picosPerPause() {
+        return cyclesToPicos(pauseCycles);
+    }
+
+    /**
+     * {@code count} PAUSEs in picoseconds: exactly {@code count × picosPerPause()}, so the charge
+     * does not depend on how PAUSEs are batched. Exact for every {@code count} up to 2^31 at any
+     * valid profile.
+     *
+     * @throws IllegalArgumentException if {@code count} is negative
+     * @throws ArithmeticException      if the result does not fit in a long
+     */
+    public long pausePicos(long count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("PAUSE count = " + count + " is negative");
+        }
+        return Math.multiplyExact(count, picosPerPause());
+    }
+
+    /** A time in nanoseconds on the simulator's picosecond clock, rounded half up. */
+    public static long nanosToPicos(double nanos) {
+        if (!Double.isFinite(nanos) || nanos < 0 || nanos * 1000.0 >= Long.MAX_VALUE) {
+            throw new IllegalArgumentException("nanos = " + nanos + " cannot be converted to picoseconds");
+        }
+        return Math.round(nanos * 1000.0);
+    }
+
+    private static void checkName(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException("machine profile: name is missing");
+        }
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("machine profile: name = '" + name + "' is blank");
+        }
+        if (!name.strip().equals(name)) {
+            throw new IllegalArgumentException("machine profile: name = '" + name
+                    + "' has leading or trailing spaces");
+        }
+        if (hasControlCharacter(name)) {
+            throw new IllegalArgumentException("machine profile: name = '" + name.replaceAll("\\p{Cntrl}", "?")
+                    + "' contains a control character; allowed " + MachineField.NAME.allowed());
+        }
+    }
+
+    private static void checkDescription(String name, String description) {
+        if (description == null) {
+            throw new IllegalArgumentException(MachineField.prefix(name)
+                    + "description is missing; use an empty one for none");
+        }
+        if (hasControlCharacter(description)) {
+            throw new IllegalArgumentException(MachineField.prefix(name) + "description = '"
+                    + description.replaceAll("\\p{Cntrl}", "?")
+                    + "' contains a line break or control character; allowed " + MachineField.DESCRIPTION.allowed());
+        }
+    }
+
+    private static boolean hasControlCharacter(String text) {
+        return text.chars().anyMatch(Character::isISOControl);
+    }
+
+    /**
+     * Builds a {@link MachineProfile}, one setter per field; {@link #build()} validates.
+     *
+     * <p>Processor counts: set both {@code physicalCores} and {@code logicalProcessors} to
+     * choose the layout. Set only one and the other follows, keeping the threads per core of
+     * the starting profile: from a 4-core, 8-thread part, {@code logicalProcessors(16)} gives
+     * 8 cores and {@code physicalCores(6)} gives 12 threads. A logical count that is not a
+     * multiple of the threads per core gets one thread per core ({@code logicalProcessors(5)}
+     * gives 5 cores, 5 threads). This is what a sweep over "the processor count" means.
+     *
+     * <p>Not thread-safe; a builder may be reused after {@link #build()}.
+     */
+    public static final class Builder {
+        private final int startThreadsPerCore;
+        private boolean physicalCoresSet;
+        private boolean logicalProcessorsSet;
+
+        private String name;
+        private String description;
+        private double frequencyGhz;
+        private int pauseCycles;
+        private int physicalCores;
+        private int logicalProcessors;
+        private double clockReadNs;
+        private double atomicOpNs;
+        private double cacheLineTransferNs;
+        private double contextSwitchNs;
+        private double wakeLatencyNs;
+        private double yieldReadyNs;
+        private double yieldIdleNs;
+        private double sleepGranularityNs;
+        private double timeSliceNs;
+        private int cacheLineBytes;
+
+        private Builder(int physicalCores, int logicalProcessors) {
+            this.physicalCores = physicalCores;
+            this.logicalProcessors = logicalProcessors;
+            this.startThreadsPerCore = logicalProcessors / physicalCores;
+        }
+
+        /** See {@link MachineProfile#name()}. */
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        /** See {@link MachineProfile#description()}. */
+        public Builder description(String description) {
+            this.description = description;
+            return this;
+        }
+
+        /** See {@link MachineProfile#frequencyGhz()}. */
+        public Builder frequencyGhz(double frequencyGhz) {
+            this.frequencyGhz = frequencyGhz;
+            return this;
+        }
+
+        /** See {@link MachineProfile#pauseCycles()}. */
+        public Builder pauseCycles(int pauseCycles) {
+            this.pauseCycles = pauseCycles;
+            return this;
+        }
+
+        /** See {@link MachineProfile#physicalCores()} and the class documentation. */
+        public Builder physicalCores(int physicalCores) {
+            this.physicalCores = physicalCores;
+            this.physicalCoresSet = true;
+            return this;
+        }
+
+        /** See {@link MachineProfile#logicalProcessors()} and the class documentation. */
+        public Builder logicalProcessors(int logicalProcessors) {
+            this.logicalProcessors = logicalProcessors;
+            this.logicalProcessorsSet = true;
+            return this;
+        }
+
+        /** See {@link MachineProfile#clockReadNs()}. */
+        public Builder clockReadNs(double clockReadNs) {
+            this.clockReadNs = clockReadNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#atomicOpNs()}. */
+        public Builder atomicOpNs(double atomicOpNs) {
+            this.atomicOpNs = atomicOpNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#cacheLineTransferNs()}. */
+        public Builder cacheLineTransferNs(double cacheLineTransferNs) {
+            this.cacheLineTransferNs = cacheLineTransferNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#contextSwitchNs()}. */
+        public Builder contextSwitchNs(double contextSwitchNs) {
+            this.contextSwitchNs = contextSwitchNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#wakeLatencyNs()}. */
+        public Builder wakeLatencyNs(double wakeLatencyNs) {
+            this.wakeLatencyNs = wakeLatencyNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#yieldReadyNs()}. */
+        public Builder yieldReadyNs(double yieldReadyNs) {
+            this.yieldReadyNs = yieldReadyNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#yieldIdleNs()}. */
+        public Builder yieldIdleNs(double yieldIdleNs) {
+            this.yieldIdleNs = yieldIdleNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#sleepGranularityNs()}. */
+        public Builder sleepGranularityNs(double sleepGranularityNs) {
+            this.sleepGranularityNs = sleepGranularityNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#timeSliceNs()}. */
+        public Builder timeSliceNs(double timeSliceNs) {
+            this.timeSliceNs = timeSliceNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#cacheLineBytes()}. */
+        public Builder cacheLineBytes(int cacheLineBytes) {
+            this.cacheLineBytes = cacheLineBytes;
+            return this;
+        }
+
+        /** Sets a field given by its file name from text; see {@link MachineProfile#withField(String, String)}. */
+        public Builder set(String fieldName, String value) {
+            return set(MachineField.byName(fieldName), value);
+        }
+
+        /**
+         * Sets a field from text: numbers in plain decimal notation ({@code 3.4}, {@code 1e6}),
+         * whole numbers without fraction or exponent. Wrong text or a value out of range is
+         * rejected at once, naming the field.
+         */
+        public Builder set(MachineField field, String value) {
+            Objects.requireNonNull(field, "field");
+            if (value == null) {
+                throw new IllegalArgumentException(MachineField.prefix(name) + field.fieldName()
+                        + " has no value; allowed " + field.allowed());
+            }
+            return switch (field) {
+                case NAME -> name(value);
+                case DESCRIPTION -> description(value);
+                case FREQUENCY_GHZ -> frequencyGhz(field.parseNumber(name, value));
+                case PAUSE_CYCLES -> pauseCycles(field.parseWhole(name, value));
+                case PHYSICAL_CORES -> physicalCores(field.parseWhole(name, value));
+                case LOGICAL_PROCESSORS -> logicalProcessors(field.parseWhole(name, value));
+                case CLOCK_READ_NS -> clockReadNs(field.parseNumber(name, value));
+                case ATOMIC_OP_NS -> atomicOpNs(field.parseNumber(name, value));
+                case CACHE_LINE_TRANSFER_NS -> cacheLineTransferNs(field.parseNumber(name, value));
+                case CONTEXT_SWITCH_NS -> contextSwitchNs(field.parseNumber(name, value));
+                case WAKE_LATENCY_NS -> wakeLatencyNs(field.parseNumber(name, value));
+                case YIELD_READY_NS -> yieldReadyNs(field.parseNumber(name, value));
+                case YIELD_IDLE_NS -> yieldIdleNs(field.parseNumber(name, value));
+                case SLEEP_GRANULARITY_NS -> sleepGranularityNs(field.parseNumber(name, value));
+                case TIME_SLICE_NS -> timeSliceNs(field.parseNumber(name, value));
+                case CACHE_LINE_BYTES -> cacheLineBytes(field.parseWhole(name, value));
+            };
+        }
+
+        /** A validated profile. */
+        public MachineProfile build() {
+            int cores = physicalCores;
+            int logical = logicalProcessors;
+            if (logicalProcessorsSet && !physicalCoresSet && inRange(MachineField.LOGICAL_PROCESSORS, logical)) {
+                cores = logical % startThreadsPerCore == 0 ? logical / startThreadsPerCore : logical;
+            } else if (physicalCoresSet && !logicalProcessorsSet && inRange(MachineField.PHYSICAL_CORES, cores)) {
+                long derived = (long) cores * startThreadsPerCore;
+                if (derived > MachineField.LOGICAL_PROCESSORS.max()) {
+                    throw new IllegalArgumentException(MachineField.prefix(name) + "physicalCores = " + cores
+                            + " with " + startThreadsPerCore + " threads per core gives logicalProcessors = " + derived
+                            + ", out of range; allowed " + MachineField.LOGICAL_PROCESSORS.allowed()
+                            + " (set logicalProcessors as well)");
+                }
+                logical = (int) derived;
+            }
+            return new MachineProfile(name, description, frequencyGhz, pauseCycles, cores, logical, clockReadNs,
+                    atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
+                    sleepGranularityNs, timeSliceNs, cacheLineBytes);
+        }
+
+        private static boolean inRange(MachineField field, int value) {
+            return value >= field.min() && value <= field.max();
+        }
+    }
+}
