@@ -526,7 +526,16 @@ public final class MonitorLock {
         int savedRecursions = recursions;
         recursions = 0;
         release();
-        WaitQueue.Wake wake = entryQueue.await(node, blocker, untilPulsed ? NO_DEADLINE : deadline, true);
+        WaitQueue.Wake wake;
+        try {
+            wake = entryQueue.await(node, blocker, untilPulsed ? NO_DEADLINE : deadline, true);
+        } catch (RuntimeException | Error e) {
+            // The platform failed the wait (a simulator aborting its run, say): still hand the
+            // lock back to the caller, whose finally blocks expect to own it.
+            reacquireAfterWait(me, savedRecursions);
+            removeConditionWaiter(node);
+            throw e;
+        }
         reacquireAfterWait(me, savedRecursions);
         boolean pulsed = node.signaled();
         if (!pulsed) {
