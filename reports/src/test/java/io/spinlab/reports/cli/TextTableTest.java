@@ -11,10 +11,10 @@ class TextTableTest {
     void shouldAlignNumbersRightAndTextLeft() {
         String table = new TextTable("name", "score").row("a", "1.5").row("longer", "100.25").render();
         assertThat(table).isEqualTo("""
-                name      score
-                ------  -------
-                a           1.5
-                longer   100.25
+                name     score
+                ------  ------
+                a          1.5
+                longer  100.25
                 """);
     }
 
