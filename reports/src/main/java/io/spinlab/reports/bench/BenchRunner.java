@@ -1,0 +1,229 @@
+package io.spinlab.reports.bench;
+
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.BenchmarkList;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * Runs the spinlab-versus-JDK benchmarks of this package through JMH's {@link Runner} and prints
+ * each spinlab benchmark beside its peer with the ratio (spinlab / peer, higher is better). Pairs
+ * are found by the {@link BenchName} naming convention ({@code spinlab_subject_scenario} against
+ * {@code peer_subject_scenario} in the same class).
+ *
+ * <p>Command line ({@code java -cp ... io.spinlab.reports.bench.BenchRunner --help}):
+ * <pre>
+ * BenchRunner [--warmup-iterations N] [--iterations N] [--time SECONDS] [--forks N] [--quiet] [--list] [REGEX]
+ * </pre>
+ * {@code REGEX} selects benchmarks by JMH name ({@code package.Class.method}, found anywhere in
+ * it); the default is every benchmark of this package. JMH's progress goes to standard error, the
+ * table to standard output.
+ *
+ * <p>JMH finds the benchmarks through {@code META-INF/BenchmarkList}, which the annotation
+ * processor writes into this module's classes; forks start with the caller's class path, so run
+ * it from a class path holding this module's classes or jar and its dependencies.
+ */
+public final class BenchRunner {
+
+    /** The default filter: every benchmark of this package. */
+    public static final String ALL = "^" + Pattern.quote(BenchRunner.class.getPackageName() + ".");
+    /** A stuck iteration is interrupted after this long (the benchmarks' own waits are timed). */
+    static final TimeValue ITERATION_TIMEOUT = TimeValue.seconds(60);
+
+    private BenchRunner() {
+    }
+
+    /**
+     * How long JMH measures: warm-up and measurement iterations and their durations, forks.
+     * Throughput in ops/µs is fixed, so that every pair compares like with like.
+     */
+    public record Settings(int warmupIterations, Duration warmupTime, int measurementIterations,
+                           Duration measurementTime, int forks) {
+
+        public Settings {
+            Objects.requireNonNull(warmupTime, "warmupTime");
+            Objects.requireNonNull(measurementTime, "measurementTime");
+            if (warmupIterations < 0) {
+                throw new IllegalArgumentException("warmupIterations = " + warmupIterations + "; allowed 0 or more");
+            }
+            if (measurementIterations < 1) {
+                throw new IllegalArgumentException("measurementIterations = " + measurementIterations
+                        + "; allowed 1 or more");
+            }
+            if (forks < 1) {
+                throw new IllegalArgumentException("forks = " + forks + "; allowed 1 or more (each benchmark gets a "
+                        + "fresh JVM, so that one benchmark's profile does not shape another's code)");
+            }
+            if (!warmupTime.isPositive() || !measurementTime.isPositive()) {
+                throw new IllegalArgumentException("iteration times must be positive: warm-up " + warmupTime
+                        + ", measurement " + measurementTime);
+            }
+        }
+
+        /** The short settings: 2 warm-up × 1 s, 3 measurement × 1 s, 1 fork (about 7 s a benchmark). */
+        public static Settings quick() {
+            return new Settings(2, Duration.ofSeconds(1), 3, Duration.ofSeconds(1), 1);
+        }
+    }
+
+    /** JMH options for {@code filter} (a regex on benchmark names) and {@code settings}. */
+    public static Options options(String filter, Settings settings, VerboseMode verbosity) {
+        return new OptionsBuilder()
+                .include(filter)
+                .mode(Mode.Throughput)
+                .timeUnit(TimeUnit.MICROSECONDS)
+                .warmupIterations(settings.warmupIterations())
+                .warmupTime(TimeValue.milliseconds(settings.warmupTime().toMillis()))
+                .measurementIterations(settings.measurementIterations())
+                .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()))
+                .forks(settings.forks())
+                .timeout(ITERATION_TIMEOUT)
+                .shouldFailOnError(true)
+                .verbosity(verbosity)
+                .build();
+    }
+
+    /**
+     * Runs the benchmarks matching {@code filter} and pairs their scores.
+     *
+     * @param progress where JMH writes its progress (e.g. {@code System.err})
+     * @throws RunnerException if JMH fails, or a benchmark throws
+     */
+    public static List<BenchPair> run(String filter, Settings settings, PrintStream progress, VerboseMode verbosity)
+            throws RunnerException {
+        OutputFormat format = OutputFormatFactory.createFormatInstance(progress, verbosity);
+        Collection<RunResult> results = new Runner(options(filter, settings, verbosity), format).run();
+        return BenchPair.pairAll(scores(results));
+    }
+
+    /** The primary scores of JMH results, sorted by benchmark name and parameters. */
+    public static List<BenchScore> scores(Collection<RunResult> results) {
+        List<BenchScore> scores = new ArrayList<>();
+        for (RunResult result : results) {
+            scores.add(BenchScore.of(result));
+        }
+        scores.sort(Comparator.comparing(BenchScore::benchmark).thenComparing(BenchScore::params));
+        return scores;
+    }
+
+    /** The names of the benchmarks {@code filter} selects, from JMH's benchmark list, sorted. */
+    public static List<String> benchmarks(String filter) {
+        OutputFormat silent = OutputFormatFactory.createFormatInstance(new PrintStream(OutputStream.nullOutputStream()),
+                VerboseMode.SILENT);
+        List<String> names = new ArrayList<>();
+        for (BenchmarkListEntry entry : BenchmarkList.defaultList().find(silent, List.of(filter), List.of())) {
+            if (!names.contains(entry.getUsername())) {
+                names.add(entry.getUsername());
+            }
+        }
+        names.sort(null);
+        return names;
+    }
+
+    /** Runs the command line; see the class documentation. */
+    public static void main(String... args) throws RunnerException {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** The command line behind {@link #main}, returning its exit code: 0 done, 2 bad usage. */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws RunnerException {
+        Command command;
+        try {
+            command = Command.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("BenchRunner: " + e.getMessage());
+            err.println(usage());
+            return 2;
+        }
+        if (command.help()) {
+            out.println(usage());
+        } else if (command.listOnly()) {
+            for (String name : benchmarks(command.filter())) {
+                out.println(name);
+            }
+        } else {
+            List<BenchPair> pairs = run(command.filter(), command.settings(), err, command.verbosity());
+            out.print(BenchTable.format(pairs));
+        }
+        return 0;
+    }
+
+    /** A parsed command line. */
+    record Command(Settings settings, String filter, VerboseMode verbosity, boolean listOnly, boolean help) {
+
+        /** @throws IllegalArgumentException on an unknown option, a missing or malformed value */
+        static Command parse(String... args) {
+            Settings quick = Settings.quick();
+            int warmupIterations = quick.warmupIterations();
+            int measurementIterations = quick.measurementIterations();
+            Duration time = quick.measurementTime();
+            int forks = quick.forks();
+            VerboseMode verbosity = VerboseMode.NORMAL;
+            boolean listOnly = false;
+            boolean help = false;
+            String filter = ALL;
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                switch (arg) {
+                    case "--warmup-iterations" -> warmupIterations = Integer.parseInt(valueOf(args, ++i, arg));
+                    case "--iterations" -> measurementIterations = Integer.parseInt(valueOf(args, ++i, arg));
+                    case "--time" -> time = Duration.ofMillis(Math.round(Double.parseDouble(valueOf(args, ++i, arg))
+                            * 1000));
+                    case "--forks" -> forks = Integer.parseInt(valueOf(args, ++i, arg));
+                    case "--quiet" -> verbosity = VerboseMode.SILENT;
+                    case "--list" -> listOnly = true;
+                    case "--help", "-h" -> help = true;
+                    default -> {
+                        if (arg.startsWith("-")) {
+                            throw new IllegalArgumentException("unknown option " + arg);
+                        }
+                        filter = arg;
+                    }
+                }
+            }
+            Settings settings = new Settings(warmupIterations, time, measurementIterations, time, forks);
+            return new Command(settings, filter, verbosity, listOnly, help);
+        }
+    }
+
+    private static String valueOf(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    static String usage() {
+        return """
+                usage: BenchRunner [--warmup-iterations N] [--iterations N] [--time SECONDS] [--forks N]
+                                   [--quiet] [--list] [REGEX]
+                  REGEX                  benchmarks to run, matched anywhere in package.Class.method
+                                         (default: every benchmark of %s)
+                  --warmup-iterations N  warm-up iterations (default 2)
+                  --iterations N         measurement iterations (default 3)
+                  --time SECONDS         duration of each iteration (default 1)
+                  --forks N              JVM forks per benchmark (default 1)
+                  --quiet                no JMH progress on standard error
+                  --list                 print the selected benchmarks and exit""".formatted(
+                BenchRunner.class.getPackageName());
+    }
+}
