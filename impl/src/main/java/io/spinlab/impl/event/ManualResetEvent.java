@@ -73,8 +73,7 @@ public final class ManualResetEvent {
             throw new IllegalArgumentException("spinCount = " + spinCount + " is out of range; allowed 0.."
                     + MAX_SPIN_COUNT);
         }
-        Platform platform = context.platform();
-        int effectiveSpin = platform.processorCount() == 1 ? Math.min(spinCount, 1) : spinCount;
+        int effectiveSpin = context.singleProcessor() ? Math.min(spinCount, 1) : spinCount;
         this.context = context;
         this.spinPolicy = SpinBeforeBlock.of(context.tuning().spin());
         this.lock = new MonitorLock(context, this);

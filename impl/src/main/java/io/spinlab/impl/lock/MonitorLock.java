@@ -78,7 +78,12 @@ public final class MonitorLock {
     private final WaitQueue entryQueue;
 
     private volatile int state;
-    private volatile Thread owner;
+    /**
+     * The owning thread, written only by it (opaque: no fence). Only the owner's own comparison
+     * depends on it, and a thread always sees its own last write, so a stale value read by
+     * another thread can never equal that thread.
+     */
+    private Thread owner;
     /** Re-entries beyond the first; owner only. */
     private int recursions;
     /** Condition queue: touched only by the owner. */
@@ -107,7 +112,7 @@ public final class MonitorLock {
     public void enter() {
         Thread me = Thread.currentThread();
         if (reenter(me) || tryLockFast()) {
-            owner = me;
+            setOwner(me);
             return;
         }
         try {
@@ -115,7 +120,7 @@ public final class MonitorLock {
         } catch (InterruptedException e) {
             throw new AssertionError("uninterruptible acquire reported an interrupt", e);
         }
-        owner = me;
+        setOwner(me);
     }
 
     /** Acquires the lock unless the thread is interrupted first. */
@@ -125,7 +130,7 @@ public final class MonitorLock {
         }
         Thread me = Thread.currentThread();
         if (reenter(me) || tryLockFast() || acquireSlow(NO_DEADLINE, true)) {
-            owner = me;
+            setOwner(me);
         }
     }
 
@@ -133,7 +138,7 @@ public final class MonitorLock {
     public boolean tryEnter() {
         Thread me = Thread.currentThread();
         if (reenter(me) || tryLockFast()) {
-            owner = me;
+            setOwner(me);
             return true;
         }
         return false;
@@ -153,7 +158,7 @@ public final class MonitorLock {
         }
         Thread me = Thread.currentThread();
         if (reenter(me) || tryLockFast()) {
-            owner = me;
+            setOwner(me);
             return true;
         }
         if (timeout == 0) {
@@ -161,14 +166,14 @@ public final class MonitorLock {
         }
         long deadline = deadlineAfter(unit.toNanos(timeout));
         if (acquireSlow(deadline, true)) {
-            owner = me;
+            setOwner(me);
             return true;
         }
         return false;
     }
 
     private boolean reenter(Thread me) {
-        if (owner != me) {
+        if (owner() != me) {
             return false;
         }
         if (recursions == Integer.MAX_VALUE) {
@@ -423,7 +428,7 @@ public final class MonitorLock {
     }
 
     private void release() {
-        owner = null;
+        setOwner(null);
         if (barging) {
             // LP: the release.
             int s = (int) STATE.getAndAdd(this, -LOCKED) - LOCKED;
@@ -558,7 +563,7 @@ public final class MonitorLock {
                 throw new AssertionError("uninterruptible acquire reported an interrupt", e);
             }
         }
-        owner = me;
+        setOwner(me);
         recursions = savedRecursions;
     }
 
@@ -620,7 +625,7 @@ public final class MonitorLock {
 
     /** True if the calling thread owns the lock. */
     public boolean isHeldByCurrentThread() {
-        return owner == Thread.currentThread();
+        return owner() == Thread.currentThread();
     }
 
     /** True if some thread owns the lock (a snapshot). */
@@ -644,7 +649,7 @@ public final class MonitorLock {
     }
 
     private void checkOwner(String operation) {
-        if (owner != Thread.currentThread()) {
+        if (owner() != Thread.currentThread()) {
             throw new IllegalMonitorStateException(operation + " by " + Thread.currentThread().getName()
                     + ", which does not own the lock");
         }
@@ -659,16 +664,27 @@ public final class MonitorLock {
     @Override
     public String toString() {
         int s = state;
-        return "MonitorLock[" + policy() + (isLocked() ? ", locked by " + owner : ", free") + ", waiters="
+        return "MonitorLock[" + policy() + (isLocked() ? ", locked by " + owner() : ", free") + ", waiters="
                 + (s >>> WAITER_SHIFT) + ", spinners=" + ((s & SPINNER_MASK) >>> SPINNER_SHIFT) + "]";
+    }
+
+    private Thread owner() {
+        return (Thread) OWNER.getOpaque(this);
+    }
+
+    private void setOwner(Thread thread) {
+        OWNER.setOpaque(this, thread);
     }
 
     // VarHandle mechanics
     private static final VarHandle STATE;
+    private static final VarHandle OWNER;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(MonitorLock.class, "state", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(MonitorLock.class, "state", int.class);
+            OWNER = lookup.findVarHandle(MonitorLock.class, "owner", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -160,7 +160,7 @@ public final class SpinLock {
         if (turn < 0) {
             return true;
         }
-        SpinWait spinner = new SpinWait(context, turn > platform.processorCount() ? SpinWait.YIELD_THRESHOLD : 0);
+        SpinWait spinner = new SpinWait(context, turn > context.processorCount() ? SpinWait.YIELD_THRESHOLD : 0);
         for (;;) {
             spinner.spinOnce(SLEEP_ONE_FREQUENCY);
             if (tryAcquireAsWaiter()) {
@@ -180,7 +180,7 @@ public final class SpinLock {
         if (turn < 0) {
             return true;
         }
-        int processors = platform.processorCount();
+        int processors = context.processorCount();
         if (turn < processors) {
             context.beginSpinLoop();
             int processFactor = 1;

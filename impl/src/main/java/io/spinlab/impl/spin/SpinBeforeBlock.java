@@ -53,7 +53,7 @@ public interface SpinBeforeBlock {
         @Override
         public <T> boolean spin(SpinContext context, int spinCount, T target, Predicate<? super T> condition) {
             Platform platform = context.platform();
-            int multiplier = scaleByProcessors ? platform.processorCount() : 1;
+            int multiplier = scaleByProcessors ? context.processorCount() : 1;
             context.beginSpinLoop();
             for (int i = 0; i < spinCount; i++) {
                 if (condition.test(target)) {

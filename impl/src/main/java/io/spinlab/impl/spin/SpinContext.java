@@ -29,12 +29,19 @@ public final class SpinContext {
     private final Tuning tuning;
     private final PauseNormalizer normalizer;
     private final boolean normalized;
+    /** Read once, as .NET caches Environment.ProcessorCount: spin loops ask on every iteration. */
+    private final int processorCount;
 
     private SpinContext(Platform platform, Tuning tuning, PauseNormalizer normalizer) {
         this.platform = Objects.requireNonNull(platform, "platform");
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.normalizer = Objects.requireNonNull(normalizer, "normalizer");
         this.normalized = tuning.pause() == PauseMode.NORMALIZED;
+        this.processorCount = platform.processorCount();
+        if (processorCount < 1) {
+            throw new IllegalArgumentException("platform " + platform + " reports " + processorCount
+                    + " processors; need 1 or more");
+        }
     }
 
     /** The production default: real hardware, the {@code current} tuning, one shared measurement. */
@@ -113,7 +120,12 @@ public final class SpinContext {
 
     /** True on a single-processor platform, where spinning only delays the thread being waited for. */
     public boolean singleProcessor() {
-        return platform.processorCount() == 1;
+        return processorCount == 1;
+    }
+
+    /** The platform's processor count, read when this context was made. */
+    public int processorCount() {
+        return processorCount;
     }
 
     @Override
