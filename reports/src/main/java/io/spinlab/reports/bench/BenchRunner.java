@@ -30,13 +30,7 @@ import java.util.regex.Pattern;
  * are found by the {@link BenchName} naming convention ({@code spinlab_subject_scenario} against
  * {@code peer_subject_scenario} in the same class).
  *
- * <p>Command line ({@code java -cp ... io.spinlab.reports.bench.BenchRunner --help}):
- * <pre>
- * BenchRunner [--warmup-iterations N] [--iterations N] [--time SECONDS] [--forks N] [--quiet] [--list] [REGEX]
- * </pre>
- * {@code REGEX} selects benchmarks by JMH name ({@code package.Class.method}, found anywhere in
- * it); the default is every benchmark of this package. JMH's progress goes to standard error, the
- * table to standard output.
+ * <p>The command line is {@code spinlab bench} ({@code io.spinlab.reports.cli.BenchCommand}).
  *
  * <p>JMH finds the benchmarks through {@code META-INF/BenchmarkList}, which the annotation
  * processor writes into this module's classes; forks start with the caller's class path, so run
@@ -137,93 +131,5 @@ public final class BenchRunner {
         }
         names.sort(null);
         return names;
-    }
-
-    /** Runs the command line; see the class documentation. */
-    public static void main(String... args) throws RunnerException {
-        System.exit(run(args, System.out, System.err));
-    }
-
-    /** The command line behind {@link #main}, returning its exit code: 0 done, 2 bad usage. */
-    public static int run(String[] args, PrintStream out, PrintStream err) throws RunnerException {
-        Command command;
-        try {
-            command = Command.parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("BenchRunner: " + e.getMessage());
-            err.println(usage());
-            return 2;
-        }
-        if (command.help()) {
-            out.println(usage());
-        } else if (command.listOnly()) {
-            for (String name : benchmarks(command.filter())) {
-                out.println(name);
-            }
-        } else {
-            List<BenchPair> pairs = run(command.filter(), command.settings(), err, command.verbosity());
-            out.print(BenchTable.format(pairs));
-        }
-        return 0;
-    }
-
-    /** A parsed command line. */
-    record Command(Settings settings, String filter, VerboseMode verbosity, boolean listOnly, boolean help) {
-
-        /** @throws IllegalArgumentException on an unknown option, a missing or malformed value */
-        static Command parse(String... args) {
-            Settings quick = Settings.quick();
-            int warmupIterations = quick.warmupIterations();
-            int measurementIterations = quick.measurementIterations();
-            Duration time = quick.measurementTime();
-            int forks = quick.forks();
-            VerboseMode verbosity = VerboseMode.NORMAL;
-            boolean listOnly = false;
-            boolean help = false;
-            String filter = ALL;
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                switch (arg) {
-                    case "--warmup-iterations" -> warmupIterations = Integer.parseInt(valueOf(args, ++i, arg));
-                    case "--iterations" -> measurementIterations = Integer.parseInt(valueOf(args, ++i, arg));
-                    case "--time" -> time = Duration.ofMillis(Math.round(Double.parseDouble(valueOf(args, ++i, arg))
-                            * 1000));
-                    case "--forks" -> forks = Integer.parseInt(valueOf(args, ++i, arg));
-                    case "--quiet" -> verbosity = VerboseMode.SILENT;
-                    case "--list" -> listOnly = true;
-                    case "--help", "-h" -> help = true;
-                    default -> {
-                        if (arg.startsWith("-")) {
-                            throw new IllegalArgumentException("unknown option " + arg);
-                        }
-                        filter = arg;
-                    }
-                }
-            }
-            Settings settings = new Settings(warmupIterations, time, measurementIterations, time, forks);
-            return new Command(settings, filter, verbosity, listOnly, help);
-        }
-    }
-
-    private static String valueOf(String[] args, int index, String option) {
-        if (index >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[index];
-    }
-
-    static String usage() {
-        return """
-                usage: BenchRunner [--warmup-iterations N] [--iterations N] [--time SECONDS] [--forks N]
-                                   [--quiet] [--list] [REGEX]
-                  REGEX                  benchmarks to run, matched anywhere in package.Class.method
-                                         (default: every benchmark of %s)
-                  --warmup-iterations N  warm-up iterations (default 2)
-                  --iterations N         measurement iterations (default 3)
-                  --time SECONDS         duration of each iteration (default 1)
-                  --forks N              JVM forks per benchmark (default 1)
-                  --quiet                no JMH progress on standard error
-                  --list                 print the selected benchmarks and exit""".formatted(
-                BenchRunner.class.getPackageName());
     }
 }

@@ -50,36 +50,4 @@ class BenchTableTest {
     void shouldWriteOnlyTheHeaderWhenThereAreNoPairs() {
         assertThat(BenchTable.format(List.of()).lines().toList()).hasSize(2);
     }
-
-    @Test
-    void shouldUseQuickSettingsWhenNoOptionIsGiven() {
-        BenchRunner.Command command = BenchRunner.Command.parse();
-
-        assertThat(command.settings()).isEqualTo(BenchRunner.Settings.quick());
-        assertThat(command.settings()).isEqualTo(new BenchRunner.Settings(2, Duration.ofSeconds(1), 3,
-                Duration.ofSeconds(1), 1));
-        assertThat(command.filter()).isEqualTo(BenchRunner.ALL);
-    }
-
-    @Test
-    void shouldParseOptionsAndFilterWhenGiven() {
-        BenchRunner.Command command = BenchRunner.Command.parse("--iterations", "5", "--time", "0.5", "--forks", "2",
-                "--warmup-iterations", "1", "--quiet", "Lock");
-
-        assertThat(command.settings()).isEqualTo(new BenchRunner.Settings(1, Duration.ofMillis(500), 5,
-                Duration.ofMillis(500), 2));
-        assertThat(command.filter()).isEqualTo("Lock");
-    }
-
-    @Test
-    void shouldExitWithUsageWhenAnOptionIsUnknown() throws Exception {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exitCode = BenchRunner.run(new String[] {"--threads", "4"}, new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-
-        assertThat(exitCode).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown option --threads").contains("usage:");
-        assertThatThrownBy(() -> BenchRunner.Command.parse("--forks", "0"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("forks = 0");
-    }
 }

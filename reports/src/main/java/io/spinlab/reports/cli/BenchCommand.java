@@ -1,0 +1,84 @@
+package io.spinlab.reports.cli;
+
+import io.spinlab.reports.bench.BenchPair;
+import io.spinlab.reports.bench.BenchRunner;
+import io.spinlab.reports.bench.BenchTable;
+import org.openjdk.jmh.runner.options.VerboseMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code spinlab bench}: the JMH benchmarks of the primitives against their JVM peers, as ratios. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Run the JMH benchmarks of the primitives beside their JDK peers in one run and print each pair "
+                + "with the ratio spinlab / peer (throughput, higher is better).",
+                "JMH progress goes to standard error, the table (Markdown) to standard output."})
+final class BenchCommand implements Callable<Integer> {
+
+    @Parameters(arity = "0..1", paramLabel = "REGEX",
+            description = "Benchmarks to run, matched anywhere in package.Class.method (default: all).")
+    private String filter;
+
+    @Option(names = "--filter", paramLabel = "REGEX", description = "Same as the REGEX parameter.")
+    private String filterOption;
+
+    @Option(names = "--warmup-iterations", defaultValue = "2", description = "Warm-up iterations (default ${DEFAULT-VALUE}).")
+    private int warmupIterations;
+
+    @Option(names = "--iterations", defaultValue = "3", description = "Measurement iterations (default ${DEFAULT-VALUE}).")
+    private int iterations;
+
+    @Option(names = "--time", defaultValue = "1", paramLabel = "SECONDS",
+            description = "Duration of each iteration in seconds (default ${DEFAULT-VALUE}).")
+    private double seconds;
+
+    @Option(names = "--forks", defaultValue = "1", description = "JVM forks per benchmark (default ${DEFAULT-VALUE}).")
+    private int forks;
+
+    @Option(names = "--quiet", description = "No JMH progress on standard error.")
+    private boolean quiet;
+
+    @Option(names = "--list", description = "Print the selected benchmarks and exit.")
+    private boolean list;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        String regex = selectedFilter();
+        if (list) {
+            BenchRunner.benchmarks(regex).forEach(out::println);
+            out.flush();
+            return 0;
+        }
+        if (!(seconds > 0)) {
+            throw new IllegalArgumentException("--time " + seconds + " must be a positive number of seconds");
+        }
+        Duration time = Duration.ofMillis(Math.max(1, Math.round(seconds * 1000)));
+        BenchRunner.Settings settings = new BenchRunner.Settings(warmupIterations, time, iterations, time, forks);
+        List<BenchPair> pairs = BenchRunner.run(regex, settings, new PrintStream(System.err, true),
+                quiet ? VerboseMode.SILENT : VerboseMode.NORMAL);
+        out.print(BenchTable.format(pairs));
+        out.flush();
+        return 0;
+    }
+
+    String selectedFilter() {
+        if (filter != null && filterOption != null && !filter.equals(filterOption)) {
+            throw new IllegalArgumentException("give the benchmark filter once: REGEX '" + filter + "' and --filter '"
+                    + filterOption + "' differ");
+        }
+        String chosen = filter != null ? filter : filterOption;
+        return chosen == null ? BenchRunner.ALL : chosen;
+    }
+}

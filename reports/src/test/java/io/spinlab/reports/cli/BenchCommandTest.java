@@ -1,0 +1,34 @@
+package io.spinlab.reports.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BenchCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return SpinlabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    }
+
+    @Test
+    void shouldListTheSelectedBenchmarksWithoutRunningThem() {
+        assertThat(run("bench", "--list", "Semaphore")).isZero();
+        assertThat(out.toString().lines()).isNotEmpty().allMatch(l -> l.contains("SemaphoreBenchmark"));
+    }
+
+    @Test
+    void shouldRejectBadSettingsWithExitTwo() {
+        assertThat(run("bench", "--forks", "0", "Seam")).isEqualTo(2);
+        assertThat(err.toString()).contains("forks = 0");
+        assertThat(run("bench", "--time", "-1")).isEqualTo(2);
+        assertThat(run("bench", "--threads", "4")).isEqualTo(2);
+        assertThat(run("bench", "--filter", "Lock", "Seam")).isEqualTo(2);
+        assertThat(err.toString()).contains("differ");
+    }
+}
