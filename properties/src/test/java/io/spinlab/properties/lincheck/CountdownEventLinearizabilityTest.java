@@ -1,0 +1,98 @@
+package io.spinlab.properties.lincheck;
+
+import io.spinlab.impl.event.CountdownEvent;
+import io.spinlab.model.spec.CountdownEventSpec;
+import io.spinlab.model.tuning.Tuning;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link CountdownEvent}'s non-blocking surface is linearizable with respect to
+ * {@link CountdownEventSpec}: {@code signal()}, {@code signal(n)}, {@code tryAddCount(n)},
+ * {@code addCount(n)} with their rejections, {@code currentCount}, {@code isSet}.
+ *
+ * <p>The count starts at 2 and moves by 1..2, so scenarios reach zero (the event set), a signal
+ * larger than the count, and adds refused by a set event. {@code reset} is left out: the
+ * primitive documents it as not atomic with respect to concurrent signals.
+ *
+ * <p>Known bug: {@code await} with a zero timeout reads the internal event, which is set only
+ * after the signal that brought the count to zero has returned from its CAS; a thread can see
+ * {@code currentCount() == 0} (or {@code isSet()}) and then {@code await(0)} return false.
+ * {@link #awaitZeroAgreesWithTheCount()} checks {@code await(0)} too and is disabled until the
+ * primitive is fixed.
+ */
+public class CountdownEventLinearizabilityTest {
+    static final int INITIAL_COUNT = 2;
+
+    @Test
+    public void modelChecking() {
+        LincheckBudget.modelChecking().sequentialSpecification(Spec.class).check(Operations.class);
+    }
+
+    @Test
+    public void stress() {
+        LincheckBudget.stress().sequentialSpecification(Spec.class).check(Operations.class);
+    }
+
+    @Test
+    @Disabled("spinlab bug: CountdownEvent.await(0) reads the internal event, set only after the CAS that reaches"
+            + " zero, so it can return false after currentCount() returned 0 (CountdownEvent.isSet reads the count)")
+    public void awaitZeroAgreesWithTheCount() {
+        LincheckBudget.modelChecking().sequentialSpecification(Spec.class).check(WithWaitZero.class);
+    }
+
+    /** The spec in the state this test starts from. */
+    public static final class Spec extends CountdownEventSpec {
+        public Spec() {
+            super(INITIAL_COUNT);
+        }
+    }
+
+    /** The operations on one countdown event. */
+    public static class Operations {
+        final CountdownEvent event = new CountdownEvent(CheckedContexts.of(Tuning.current()), INITIAL_COUNT);
+
+        @Operation
+        public Object signal() {
+            return Outcomes.of(() -> event.signal());
+        }
+
+        @Operation
+        public Object signal(@Param(gen = IntGen.class, conf = "1:2") int signalCount) {
+            return Outcomes.of(() -> event.signal(signalCount));
+        }
+
+        @Operation
+        public Object tryAddCount(@Param(gen = IntGen.class, conf = "1:2") int signalCount) {
+            return Outcomes.of(() -> event.tryAddCount(signalCount));
+        }
+
+        @Operation
+        public Object addCount(@Param(gen = IntGen.class, conf = "1:2") int signalCount) {
+            return Outcomes.ofVoid(() -> event.addCount(signalCount));
+        }
+
+        @Operation
+        public int currentCount() {
+            return event.currentCount();
+        }
+
+        @Operation
+        public boolean isSet() {
+            return event.isSet();
+        }
+    }
+
+    /** The operations plus {@code await} with a zero timeout. */
+    public static final class WithWaitZero extends Operations {
+        @Operation
+        public boolean waitZero() throws InterruptedException {
+            return event.await(0, TimeUnit.NANOSECONDS);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.spinlab.properties.lincheck;
+
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+
+/**
+ * The Lincheck budgets every linearizability test runs with: CI-sized by default (10 iterations
+ * × 1,000 invocations), raised by the {@code exhaustive} Maven profile through the system
+ * properties {@value #ITERATIONS_PROPERTY} and {@value #INVOCATIONS_PROPERTY}.
+ */
+final class LincheckBudget {
+    static final String ITERATIONS_PROPERTY = "spinlab.lincheck.iterations";
+    static final String INVOCATIONS_PROPERTY = "spinlab.lincheck.invocations";
+    static final int DEFAULT_ITERATIONS = 10;
+    static final int DEFAULT_INVOCATIONS = 1_000;
+
+    private LincheckBudget() {
+    }
+
+    /** Scenarios generated per check. */
+    static int iterations() {
+        return positive(ITERATIONS_PROPERTY, DEFAULT_ITERATIONS);
+    }
+
+    /** Runs (interleavings explored, or stress repetitions) per scenario. */
+    static int invocations() {
+        return positive(INVOCATIONS_PROPERTY, DEFAULT_INVOCATIONS);
+    }
+
+    /** Model checking with the budget; callers add the scenario shape and the specification. */
+    static ModelCheckingOptions modelChecking() {
+        return new ModelCheckingOptions().iterations(iterations()).invocationsPerIteration(invocations());
+    }
+
+    /** Stress testing with the budget; callers add the scenario shape and the specification. */
+    static StressOptions stress() {
+        return new StressOptions().iterations(iterations()).invocationsPerIteration(invocations());
+    }
+
+    private static int positive(String property, int defaultValue) {
+        int value = Integer.getInteger(property, defaultValue);
+        if (value < 1) {
+            throw new IllegalArgumentException(property + " = " + value + " is out of range; allowed 1 or more");
+        }
+        return value;
+    }
+}

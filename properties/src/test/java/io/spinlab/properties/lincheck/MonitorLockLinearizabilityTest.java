@@ -1,0 +1,193 @@
+package io.spinlab.properties.lincheck;
+
+import io.spinlab.impl.lock.MonitorLock;
+import io.spinlab.model.spec.MonitorLockSpec;
+import io.spinlab.model.tuning.Tuning;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Options;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.ThreadIdGen;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link MonitorLock} is linearizable with respect to {@link MonitorLockSpec}, under both
+ * handoff policies ({@code barging}, the {@code current} tuning; {@code convoy}, {@code legacy}),
+ * in two kinds of scenario:
+ *
+ * <ul>
+ *   <li><em>Ownership</em>: {@code tryEnter}, {@code exit}, {@code isLocked} and
+ *       {@code isHeldByCurrentThread} by any thread, so that scenarios reach re-entry, exit by a
+ *       thread that does not own the lock (rejected), and release by the owner. Each operation
+ *       receives the calling thread's number (Lincheck's {@link ThreadIdGen}) and hands it to the
+ *       spec, which models ownership with it. Lincheck runs the scenario's initial and final parts
+ *       on the first parallel thread's Java thread while giving them other numbers, so these
+ *       scenarios have no initial or final part.</li>
+ *   <li><em>Critical sections</em>: {@code increment} enters the lock, increments a plain
+ *       (unsynchronized) counter with a read and a separate write, and exits. Mutual exclusion
+ *       makes the returned values those of a sequential counter. The platform reports one
+ *       processor, so a contender skips the spin phase and queues and parks at once: the checks
+ *       reach the blocking path (registration, parking, the wake-up and, under barging, the woken
+ *       waiter's retry against arriving threads; under convoy, the direct handoff). With spinning, neither
+ *       checker gets there: the model checker never lets a spin run out while the holder can still
+ *       release, and in stress runs the spin outlasts every critical section (removing the
+ *       release's wake-up went unnoticed; with one processor both checkers catch it). Model
+ *       checking enters with {@code enter()}; stress testing with {@code tryEnter(timeout)}, so
+ *       that a lost wake-up fails the check (a result of -1) instead of hanging the run.</li>
+ * </ul>
+ */
+public class MonitorLockLinearizabilityTest {
+    /** Long enough never to expire while the lock is handed on; only a lost wake-up reaches it. */
+    static final long STRESS_ENTER_TIMEOUT_SECONDS = 5;
+
+    @Test
+    public void bargingOwnershipModelChecking() {
+        ownership(LincheckBudget.modelChecking()).check(BargingOwnership.class);
+    }
+
+    @Test
+    public void bargingOwnershipStress() {
+        ownership(LincheckBudget.stress()).check(BargingOwnership.class);
+    }
+
+    @Test
+    public void convoyOwnershipModelChecking() {
+        ownership(LincheckBudget.modelChecking()).check(ConvoyOwnership.class);
+    }
+
+    @Test
+    public void convoyOwnershipStress() {
+        ownership(LincheckBudget.stress()).check(ConvoyOwnership.class);
+    }
+
+    @Test
+    public void bargingCriticalSectionsModelChecking() {
+        LincheckBudget.modelChecking().sequentialSpecification(MonitorLockSpec.class)
+                .check(BargingCriticalSections.class);
+    }
+
+    @Test
+    public void bargingCriticalSectionsStress() {
+        LincheckBudget.stress().sequentialSpecification(MonitorLockSpec.class)
+                .check(BargingTimedCriticalSections.class);
+    }
+
+    @Test
+    public void convoyCriticalSectionsModelChecking() {
+        LincheckBudget.modelChecking().sequentialSpecification(MonitorLockSpec.class)
+                .check(ConvoyCriticalSections.class);
+    }
+
+    @Test
+    public void convoyCriticalSectionsStress() {
+        LincheckBudget.stress().sequentialSpecification(MonitorLockSpec.class)
+                .check(ConvoyTimedCriticalSections.class);
+    }
+
+    private static <O extends Options<O, ?>> O ownership(O options) {
+        return options.actorsBefore(0).actorsAfter(0).sequentialSpecification(MonitorLockSpec.class);
+    }
+
+    /** Ownership operations on one lock; subclasses choose the tuning. */
+    public abstract static class Ownership {
+        private final MonitorLock lock;
+
+        Ownership(Tuning tuning) {
+            lock = new MonitorLock(CheckedContexts.of(tuning));
+        }
+
+        @Operation
+        public boolean tryEnter(@Param(gen = ThreadIdGen.class) int threadId) {
+            return lock.tryEnter();
+        }
+
+        @Operation
+        public Object exit(@Param(gen = ThreadIdGen.class) int threadId) {
+            return Outcomes.ofVoid(lock::exit);
+        }
+
+        @Operation
+        public boolean isLocked() {
+            return lock.isLocked();
+        }
+
+        @Operation
+        public boolean isHeldByCurrentThread(@Param(gen = ThreadIdGen.class) int threadId) {
+            return lock.isHeldByCurrentThread();
+        }
+    }
+
+    /** Ownership under {@code monitor=barging}. */
+    public static final class BargingOwnership extends Ownership {
+        public BargingOwnership() {
+            super(Tuning.current());
+        }
+    }
+
+    /** Ownership under {@code monitor=convoy}. */
+    public static final class ConvoyOwnership extends Ownership {
+        public ConvoyOwnership() {
+            super(Tuning.legacy());
+        }
+    }
+
+    /** Critical sections guarding a plain counter; subclasses choose the tuning and how to enter. */
+    public abstract static class CriticalSections {
+        private final MonitorLock lock;
+        private final boolean timed;
+        private int counter;
+
+        CriticalSections(Tuning tuning, boolean timed) {
+            this.lock = new MonitorLock(CheckedContexts.singleProcessor(tuning));
+            this.timed = timed;
+        }
+
+        /** Returns the counter before the increment, or -1 if the timed enter gave up. */
+        @Operation
+        public int increment() throws InterruptedException {
+            if (timed) {
+                if (!lock.tryEnter(STRESS_ENTER_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    return -1;
+                }
+            } else {
+                lock.enter();
+            }
+            try {
+                int before = counter;
+                counter = before + 1;
+                return before;
+            } finally {
+                lock.exit();
+            }
+        }
+    }
+
+    /** {@code monitor=barging}, entering with {@code enter()}. */
+    public static final class BargingCriticalSections extends CriticalSections {
+        public BargingCriticalSections() {
+            super(Tuning.current(), false);
+        }
+    }
+
+    /** {@code monitor=barging}, entering with {@code tryEnter(timeout)}. */
+    public static final class BargingTimedCriticalSections extends CriticalSections {
+        public BargingTimedCriticalSections() {
+            super(Tuning.current(), true);
+        }
+    }
+
+    /** {@code monitor=convoy}, entering with {@code enter()}. */
+    public static final class ConvoyCriticalSections extends CriticalSections {
+        public ConvoyCriticalSections() {
+            super(Tuning.legacy(), false);
+        }
+    }
+
+    /** {@code monitor=convoy}, entering with {@code tryEnter(timeout)}. */
+    public static final class ConvoyTimedCriticalSections extends CriticalSections {
+        public ConvoyTimedCriticalSections() {
+            super(Tuning.legacy(), true);
+        }
+    }
+}
