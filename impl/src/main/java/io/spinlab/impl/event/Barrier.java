@@ -17,40 +17,50 @@ import java.util.function.Consumer;
  *
  * <p>Phases never mix: a participant released from phase n has seen every arrival of phase n,
  * and no arrival of phase n + 1 is counted in phase n. A participant whose wait times out (or is
- * interrupted) withdraws its arrival if the phase has not completed meanwhile.
+ * interrupted) withdraws its arrival if the phase has not completed meanwhile. While the
+ * post-phase action runs, {@link #currentPhase()} is still the phase that is finishing, as in .NET.
  */
 public final class Barrier {
     /*
      * Implementation notes.
      *
-     * State word (one int):
-     *   bit 31      sense: the parity of the current phase
-     *   bits 16..30 participants (at most 32,767)
-     *   bits 0..14  participants arrived in the current phase
+     * State word (one long):
+     *   bits 0..14   participants arrived in the current phase
+     *   bits 16..30  participants (at most 32,767)
+     *   bits 32..63  the current phase number, modulo 2^32
+     * Carrying the phase in the CAS'd word means an arrival, an add or a remove can never act on
+     * a phase other than the one it read (no ABA after two phases, as a one-bit sense would allow;
+     * wrapping needs 2^32 phases between a read and its CAS). `phase` holds the full number.
+     *
      * arrived == participants (> 0) means "phase finishing": the last arriver owns the barrier
      * until it publishes the next phase; everyone else who wants to change the state waits
      * (SpinWait) until then.
      *
-     * Finishing phase n (last arriver): reset the event of phase n + 1 (all waiters of phase
-     * n - 1 have left, since they arrived in phase n); phase = n + 1; run the action; publish
-     * the new state (sense flipped, arrived 0); set the event of phase n. Because the next
-     * phase's event is reset before anyone can arrive in it, no waiter is woken early.
+     * Finishing phase n (last arriver): reset the event of phase n + 1; run the action; phase =
+     * n + 1; publish the state (phase n + 1, arrived 0); set the event of phase n.
+     *
+     * Waiting: a participant of phase n waits until `phase` moves past n, on the event of phase n
+     * in bounded slices (.NET's DiscontinuousWait). The event alone is not enough: when
+     * participants are removed, phase n + 1 can complete and reset the event of n + 2 (the same
+     * event) before a waiter of phase n has woken; the phase number still tells it to go.
      *
      * Linearization point of an arrival: its CAS on the state word.
      */
 
-    static final int SENSE = 0x8000_0000;
+    static final long ARRIVED_MASK = 0x7FFFL;
     static final int TOTAL_SHIFT = 16;
-    static final int TOTAL_MASK = 0x7FFF_0000;
-    static final int ARRIVED_MASK = 0x0000_7FFF;
+    static final long TOTAL_MASK = 0x7FFFL << TOTAL_SHIFT;
+    static final int PHASE_SHIFT = 32;
     /** Most participants a barrier can have. */
-    public static final int MAX_PARTICIPANTS = ARRIVED_MASK;
+    public static final int MAX_PARTICIPANTS = (int) ARRIVED_MASK;
+    /** Longest single wait on a phase event before the phase number is checked again. */
+    static final long WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final SpinContext context;
     private final Consumer<Barrier> postPhaseAction;
     private final ManualResetEvent evenEvent;
     private final ManualResetEvent oddEvent;
-    private volatile int state;
+    private volatile long state;
     private volatile long phase;
     private volatile Failure failure;
 
@@ -75,12 +85,15 @@ public final class Barrier {
      * @param postPhaseAction run by the last arriver of each phase before the others are released; may be null
      */
     public Barrier(SpinContext context, int participants, Consumer<Barrier> postPhaseAction) {
-        checkParticipants("participants", participants);
+        if (participants < 0 || participants > MAX_PARTICIPANTS) {
+            throw new IllegalArgumentException("participants = " + participants + " is out of range; allowed 0.."
+                    + MAX_PARTICIPANTS);
+        }
         this.context = context;
         this.postPhaseAction = postPhaseAction;
         this.evenEvent = new ManualResetEvent(context);
         this.oddEvent = new ManualResetEvent(context);
-        this.state = participants << TOTAL_SHIFT;
+        this.state = (long) participants << TOTAL_SHIFT;
     }
 
     /** The number of the current phase, starting at 0. */
@@ -89,13 +102,13 @@ public final class Barrier {
     }
 
     public int participantCount() {
-        return (state & TOTAL_MASK) >>> TOTAL_SHIFT;
+        return total(state);
     }
 
     /** Participants yet to arrive in the current phase. */
     public int participantsRemaining() {
-        int s = state;
-        return ((s & TOTAL_MASK) >>> TOTAL_SHIFT) - (s & ARRIVED_MASK);
+        long s = state;
+        return total(s) - arrived(s);
     }
 
     /** Signals arrival and waits for the others. */
@@ -108,7 +121,7 @@ public final class Barrier {
      * Signals arrival and waits for the others at most {@code timeout}.
      *
      * @return true if the phase completed, false if the arrival was withdrawn on timeout
-     * @throws IllegalStateException if the barrier has no participants or more threads arrive than it has
+     * @throws IllegalStateException if the barrier has no participants
      * @throws PostPhaseException if the post-phase action threw
      */
     public boolean signalAndWait(long timeout, TimeUnit unit) throws InterruptedException {
@@ -123,12 +136,12 @@ public final class Barrier {
             throw new InterruptedException();
         }
         SpinWait spinner = new SpinWait(context);
-        int s;
+        long s;
         long myPhase;
         for (;;) {
             s = state;
-            int total = (s & TOTAL_MASK) >>> TOTAL_SHIFT;
-            int arrived = s & ARRIVED_MASK;
+            int total = total(s);
+            int arrived = arrived(s);
             if (total == 0) {
                 throw new IllegalStateException("the barrier has no participants");
             }
@@ -137,52 +150,60 @@ public final class Barrier {
                 continue;
             }
             myPhase = phase;
+            if (!samePhase(myPhase, s)) {
+                continue; // a finish is publishing: read again
+            }
             // LP: the arrival.
             if (STATE.compareAndSet(this, s, s + 1)) {
                 break;
             }
         }
-        if ((s & ARRIVED_MASK) + 1 == (s & TOTAL_MASK) >>> TOTAL_SHIFT) {
-            finishPhase(myPhase, s & SENSE);
+        if (arrived(s) + 1 == total(s)) {
+            finishPhase(myPhase);
             throwIfFailed(myPhase);
             return true;
         }
-        boolean released = waitForPhaseEnd(myPhase, s & SENSE, timeoutNanos);
+        boolean released = waitForPhaseEnd(myPhase, timeoutNanos);
         throwIfFailed(myPhase);
         return released;
     }
 
-    private boolean waitForPhaseEnd(long myPhase, int sense, long timeoutNanos) throws InterruptedException {
+    private boolean waitForPhaseEnd(long myPhase, long timeoutNanos) throws InterruptedException {
         ManualResetEvent event = eventOf(myPhase);
+        long start = timeoutNanos > 0 ? context.platform().nanoTime() : 0L;
         try {
-            boolean set = timeoutNanos < 0 ? awaitForever(event) : event.await(timeoutNanos, TimeUnit.NANOSECONDS);
-            if (set || !withdraw(myPhase, sense)) {
-                awaitUninterruptibly(event);
-                return true;
+            while (phase == myPhase) {
+                long slice = WAIT_SLICE_NANOS;
+                if (timeoutNanos >= 0) {
+                    long remaining = timeoutNanos - (timeoutNanos > 0 ? context.platform().nanoTime() - start : 0);
+                    if (remaining <= 0) {
+                        if (withdraw(myPhase)) {
+                            return false;
+                        }
+                        awaitPhaseEndUninterruptibly(myPhase, event);
+                        return true;
+                    }
+                    slice = Math.min(slice, remaining);
+                }
+                event.await(slice, TimeUnit.NANOSECONDS);
             }
-            return false;
+            return true;
         } catch (InterruptedException e) {
-            if (withdraw(myPhase, sense)) {
+            if (withdraw(myPhase)) {
                 throw e;
             }
             // The phase completed first: finish it like everyone else, keeping the interrupt.
-            awaitUninterruptibly(event);
+            awaitPhaseEndUninterruptibly(myPhase, event);
             Thread.currentThread().interrupt();
             return true;
         }
     }
 
-    private static boolean awaitForever(ManualResetEvent event) throws InterruptedException {
-        event.await();
-        return true;
-    }
-
-    private static void awaitUninterruptibly(ManualResetEvent event) {
+    private void awaitPhaseEndUninterruptibly(long myPhase, ManualResetEvent event) {
         boolean interrupted = false;
-        for (;;) {
+        while (phase == myPhase) {
             try {
-                event.await();
-                break;
+                event.await(WAIT_SLICE_NANOS, TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 interrupted = true;
             }
@@ -193,12 +214,11 @@ public final class Barrier {
     }
 
     /** Takes back an arrival of {@code myPhase}; false if that phase is already finishing or over. */
-    private boolean withdraw(long myPhase, int sense) {
+    private boolean withdraw(long myPhase) {
         for (;;) {
-            int s = state;
-            int total = (s & TOTAL_MASK) >>> TOTAL_SHIFT;
-            int arrived = s & ARRIVED_MASK;
-            if ((s & SENSE) != sense || phase != myPhase || arrived == total || arrived == 0) {
+            long s = state;
+            int arrived = arrived(s);
+            if (!samePhase(myPhase, s) || arrived == total(s) || arrived == 0) {
                 return false;
             }
             if (STATE.compareAndSet(this, s, s - 1)) {
@@ -207,9 +227,8 @@ public final class Barrier {
         }
     }
 
-    private void finishPhase(long finishing, int sense) {
+    private void finishPhase(long finishing) {
         eventOf(finishing + 1).reset();
-        phase = finishing + 1;
         if (postPhaseAction != null) {
             try {
                 postPhaseAction.accept(this);
@@ -217,14 +236,15 @@ public final class Barrier {
                 failure = new Failure(finishing, e);
             }
         }
+        phase = finishing + 1;
         for (;;) {
-            int s = state;
-            int next = ((s & SENSE) ^ SENSE) | (s & TOTAL_MASK);
+            long s = state;
+            assert samePhase(finishing, s) && arrived(s) == total(s);
+            long next = (s & TOTAL_MASK) | ((finishing + 1) << PHASE_SHIFT);
             if (STATE.compareAndSet(this, s, next)) {
                 break;
             }
         }
-        assert (state & SENSE) != sense || participantCount() == 0;
         eventOf(finishing).set();
     }
 
@@ -251,10 +271,9 @@ public final class Barrier {
         }
         SpinWait spinner = new SpinWait(context);
         for (;;) {
-            int s = state;
-            int total = (s & TOTAL_MASK) >>> TOTAL_SHIFT;
-            int arrived = s & ARRIVED_MASK;
-            if (total > 0 && arrived == total) {
+            long s = state;
+            int total = total(s);
+            if (total > 0 && arrived(s) == total) {
                 spinner.spinOnce(-1);
                 continue;
             }
@@ -263,7 +282,8 @@ public final class Barrier {
                         + MAX_PARTICIPANTS);
             }
             long joined = phase;
-            if (STATE.compareAndSet(this, s, s + (count << TOTAL_SHIFT))) {
+            // LP: the CAS, which also proves `joined` is the phase of this state.
+            if (samePhase(joined, s) && STATE.compareAndSet(this, s, s + ((long) count << TOTAL_SHIFT))) {
                 return joined;
             }
         }
@@ -282,9 +302,9 @@ public final class Barrier {
         }
         SpinWait spinner = new SpinWait(context);
         for (;;) {
-            int s = state;
-            int total = (s & TOTAL_MASK) >>> TOTAL_SHIFT;
-            int arrived = s & ARRIVED_MASK;
+            long s = state;
+            int total = total(s);
+            int arrived = arrived(s);
             if (total > 0 && arrived == total) {
                 spinner.spinOnce(-1);
                 continue;
@@ -298,20 +318,27 @@ public final class Barrier {
                         + ", fewer than the " + arrived + " that have arrived in this phase");
             }
             long current = phase;
-            int next = (s & ~TOTAL_MASK) | (remaining << TOTAL_SHIFT);
-            if (STATE.compareAndSet(this, s, next)) {
+            long next = (s & ~TOTAL_MASK) | ((long) remaining << TOTAL_SHIFT);
+            // LP: the CAS.
+            if (samePhase(current, s) && STATE.compareAndSet(this, s, next)) {
                 if (arrived > 0 && remaining == arrived) {
-                    finishPhase(current, s & SENSE);
+                    finishPhase(current);
                 }
                 return;
             }
         }
     }
 
-    private static void checkParticipants(String name, int value) {
-        if (value < 0 || value > MAX_PARTICIPANTS) {
-            throw new IllegalArgumentException(name + " = " + value + " is out of range; allowed 0.." + MAX_PARTICIPANTS);
-        }
+    private static int total(long s) {
+        return (int) ((s & TOTAL_MASK) >>> TOTAL_SHIFT);
+    }
+
+    private static int arrived(long s) {
+        return (int) (s & ARRIVED_MASK);
+    }
+
+    private static boolean samePhase(long phaseNumber, long s) {
+        return (int) phaseNumber == (int) (s >>> PHASE_SHIFT);
     }
 
     @Override
@@ -325,7 +352,7 @@ public final class Barrier {
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(Barrier.class, "state", int.class);
+            STATE = MethodHandles.lookup().findVarHandle(Barrier.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

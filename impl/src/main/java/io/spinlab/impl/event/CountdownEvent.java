@@ -166,12 +166,24 @@ public final class CountdownEvent {
 
     /** Waits until the count reaches zero. */
     public void await() throws InterruptedException {
-        event.await();
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (count != 0) {
+            event.await();
+        }
     }
 
-    /** Waits until the count reaches zero or the timeout passes; returns true if it reached zero. */
+    /**
+     * Waits until the count reaches zero or the timeout passes; returns true if it reached zero.
+     * The count is read first: the internal event is set only just after the count reaches zero.
+     */
     public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
-        return event.await(timeout, unit);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        // LP: the read of a zero count.
+        return count == 0 || event.await(timeout, unit);
     }
 
     private static void checkCount(String name, int value) {

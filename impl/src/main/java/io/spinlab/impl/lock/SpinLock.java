@@ -296,11 +296,21 @@ public final class SpinLock {
         if ((o & HELD) == 0) {
             throw new IllegalMonitorStateException("exit of a SpinLock that is not held");
         }
-        if (useMemoryBarrier) {
-            // LP: release in anonymous mode.
-            OWNER.getAndAdd(this, -HELD);
-        } else {
+        if (!useMemoryBarrier) {
             OWNER.setRelease(this, o & ~HELD);
+            return;
+        }
+        // A CAS rather than .NET's decrement: of two racing exits only one may succeed (a second
+        // decrement would clear the anonymous-mode bit).
+        for (;;) {
+            // LP: release in anonymous mode.
+            if (OWNER.compareAndSet(this, o, o & ~HELD)) {
+                return;
+            }
+            o = owner;
+            if ((o & HELD) == 0) {
+                throw new IllegalMonitorStateException("exit of a SpinLock that is not held");
+            }
         }
     }
 

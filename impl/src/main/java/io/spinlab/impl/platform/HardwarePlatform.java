@@ -52,8 +52,14 @@ public final class HardwarePlatform implements Platform {
             return;
         }
         // parkNanos rather than Thread.sleep: interruption must not be swallowed or thrown here;
-        // a pending interrupt makes it return early and the caller's loop sees the flag.
-        LockSupport.parkNanos(this, nanos);
+        // a pending interrupt ends the sleep early and the caller's loop sees the flag. A stale
+        // unpark permit or a spurious wake-up must not: park again until the time has passed.
+        long deadline = System.nanoTime() + nanos;
+        long remaining = nanos;
+        while (remaining > 0 && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(this, remaining);
+            remaining = deadline - System.nanoTime();
+        }
     }
 
     @Override

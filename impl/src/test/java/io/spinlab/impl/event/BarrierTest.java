@@ -30,8 +30,9 @@ class BarrierTest {
         AtomicIntegerArray arrivals = new AtomicIntegerArray(phases + 1);
         AtomicInteger actions = new AtomicInteger();
         Barrier barrier = new Barrier(Tunings.hardware(tuning), participants, b -> {
-            // Runs between phases: every arrival of the finishing phase, none of the next.
-            int finished = (int) b.currentPhase() - 1;
+            // Runs between phases (the current phase is still the finishing one, as in .NET):
+            // every arrival of the finishing phase, none of the next.
+            int finished = (int) b.currentPhase();
             assertThat(arrivals.get(finished)).isEqualTo(participants);
             assertThat(arrivals.get(finished + 1)).isZero();
             actions.incrementAndGet();

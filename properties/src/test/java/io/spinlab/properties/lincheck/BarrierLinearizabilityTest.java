@@ -7,7 +7,6 @@ import io.spinlab.model.tuning.Tuning;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
@@ -24,10 +23,9 @@ import java.util.concurrent.TimeUnit;
  * against a removal that makes the pending arrival the last one (the remover completes the phase
  * and the arrival returns true).
  *
- * <p>Known bug: {@code addParticipants} may return a phase that is not the one its participants
- * joined (it reads the phase before its CAS on a state word that repeats every two phases), so
- * the enabled checks compare only whether an add succeeded; {@link #addParticipantsReturnsThePhaseJoined()}
- * compares the phase too and is disabled until the primitive is fixed.
+ * <p>{@link #addParticipantsReturnsThePhaseJoined()} compares the phase an add returns too: it
+ * once read the phase before its CAS on a state word that repeated every two phases (fixed by
+ * carrying the phase number in the state word).
  *
  * <p>Left out, on purpose:
  * <ul>
@@ -54,8 +52,6 @@ public class BarrierLinearizabilityTest {
     }
 
     @Test
-    @Disabled("spinlab bug: Barrier.addParticipants reads the phase before its CAS; after two phases the state word"
-            + " is the same again (ABA on the sense bit), so the CAS succeeds and the stale phase is returned")
     public void addParticipantsReturnsThePhaseJoined() {
         LincheckBudget.modelChecking().sequentialSpecification(Spec.class).check(PhaseReporting.class);
     }

@@ -2,7 +2,6 @@ package io.spinlab.properties.primitives;
 
 import io.spinlab.impl.event.Barrier;
 import io.spinlab.impl.spin.SpinContext;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
@@ -25,8 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 public class BarrierPhaseSkipTest {
 
     @Test
-    @Disabled("spinlab bug: a waiter of phase n that wakes after phase n + 1 completed finds its event reset"
-            + " and never returns, even from a timed signalAndWait")
     public void shouldReleaseAWaiterWhenTheNextPhaseCompletesBeforeItWakes() throws InterruptedException {
         Barrier barrier = new Barrier(SpinContext.hardware(), 2);
         AtomicBoolean returned = new AtomicBoolean();
