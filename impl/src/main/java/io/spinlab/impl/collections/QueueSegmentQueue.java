@@ -51,10 +51,13 @@ public final class QueueSegmentQueue<E> implements ConcurrentFifo<E> {
 
     /** Slots per segment ({@code QueueSegmentLength}). */
     public static final int SEGMENT_LENGTH = 256;
+    /** Longest segment the 16-bit indices can describe. */
+    public static final int MAX_SEGMENT_LENGTH = 0x8000;
     static final int SIXTEEN_BITS = 0xFFFF;
     static final int UPPER_SHIFT = 16;
 
     private final SpinContext context;
+    private final int segmentLength;
     private volatile Segment enqueueSegment;
     private volatile Segment dequeueSegment;
 
@@ -63,10 +66,26 @@ public final class QueueSegmentQueue<E> implements ConcurrentFifo<E> {
         this(SpinContext.hardware());
     }
 
+
     /** A queue whose spinning goes through {@code context}. */
     public QueueSegmentQueue(SpinContext context) {
+        this(context, SEGMENT_LENGTH);
+    }
+
+    /**
+     * A queue with {@code segmentLength} slots per segment (.NET: always 256). Short segments
+     * make tests and model checkers reach segment changes quickly.
+     *
+     * @param segmentLength 2..{@value #MAX_SEGMENT_LENGTH}
+     */
+    public QueueSegmentQueue(SpinContext context, int segmentLength) {
+        if (segmentLength < 2 || segmentLength > MAX_SEGMENT_LENGTH) {
+            throw new IllegalArgumentException("segmentLength = " + segmentLength + " is out of range; allowed 2.."
+                    + MAX_SEGMENT_LENGTH);
+        }
         this.context = Objects.requireNonNull(context, "context");
-        Segment first = new Segment();
+        this.segmentLength = segmentLength;
+        Segment first = new Segment(segmentLength);
         this.enqueueSegment = first;
         this.dequeueSegment = first;
     }
@@ -94,7 +113,7 @@ public final class QueueSegmentQueue<E> implements ConcurrentFifo<E> {
         Objects.requireNonNull(element, "element");
         Segment s = enqueueSegment;
         while (!s.tryEnqueue(element)) {
-            Segment.NEXT.compareAndSet(s, null, new Segment());
+            Segment.NEXT.compareAndSet(s, null, new Segment(segmentLength));
             while (s.next != null) {
                 ENQUEUE_SEGMENT.compareAndSet(this, s, s.next);
                 s = enqueueSegment;
@@ -129,7 +148,7 @@ public final class QueueSegmentQueue<E> implements ConcurrentFifo<E> {
             if (lower(indexes) != upper(indexes)) {
                 return false;
             }
-            if (upper(indexes) < SEGMENT_LENGTH || s.next == null) {
+            if (upper(indexes) < s.nodes.length || s.next == null) {
                 return true;
             }
         }
@@ -153,20 +172,24 @@ public final class QueueSegmentQueue<E> implements ConcurrentFifo<E> {
 
     /** {@code QueueSegment}: 256 slots and one packed index word. */
     static final class Segment {
-        final Object[] nodes = new Object[SEGMENT_LENGTH];
+        final Object[] nodes;
         volatile int indexes;
         volatile Segment next;
 
+        Segment(int length) {
+            this.nodes = new Object[length];
+        }
+
         boolean isUsedUp() {
             int i = indexes;
-            return upper(i) == SEGMENT_LENGTH && lower(i) == SEGMENT_LENGTH;
+            return upper(i) == nodes.length && lower(i) == nodes.length;
         }
 
         boolean tryEnqueue(Object item) {
             for (;;) {
                 int i = indexes;
                 int upper = upper(i);
-                if (upper == SEGMENT_LENGTH) {
+                if (upper == nodes.length) {
                     return false;
                 }
                 // LP: the CAS that reserves slot `upper`.

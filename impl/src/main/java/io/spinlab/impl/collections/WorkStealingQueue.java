@@ -63,8 +63,8 @@ public final class WorkStealingQueue<E> {
     static final int MAX_SIZE = 1 << 30;
 
     private final SpinLock foreignLock;
-    private volatile Object[] array = new Object[INITIAL_SIZE];
-    private volatile int mask = INITIAL_SIZE - 1;
+    private volatile Object[] array;
+    private volatile int mask;
     private volatile int head;
     private volatile int tail;
 
@@ -75,7 +75,23 @@ public final class WorkStealingQueue<E> {
 
     /** A queue whose foreign lock spins through {@code context}. */
     public WorkStealingQueue(SpinContext context) {
+        this(context, INITIAL_SIZE);
+    }
+
+    /**
+     * A queue whose array starts with {@code initialSize} slots (.NET: always 32). Small arrays
+     * make tests and model checkers reach the locked and growing paths quickly.
+     *
+     * @param initialSize a power of two, 2..2^30
+     */
+    public WorkStealingQueue(SpinContext context, int initialSize) {
+        if (initialSize < 2 || initialSize > MAX_SIZE || Integer.bitCount(initialSize) != 1) {
+            throw new IllegalArgumentException("initialSize = " + initialSize + " is not a power of two in 2.."
+                    + MAX_SIZE);
+        }
         this.foreignLock = new SpinLock(Objects.requireNonNull(context, "context"), false);
+        this.array = new Object[initialSize];
+        this.mask = initialSize - 1;
     }
 
     /**
