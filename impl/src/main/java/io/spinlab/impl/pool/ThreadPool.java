@@ -849,6 +849,11 @@ public final class ThreadPool implements Executor {
         return out;
     }
 
+    /** The name that prefixes this pool's thread names. */
+    public String name() {
+        return name;
+    }
+
     public ThreadRequestPolicy requestPolicy() {
         return requestPolicy;
     }
