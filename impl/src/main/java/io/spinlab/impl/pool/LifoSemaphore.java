@@ -160,8 +160,8 @@ public final class LifoSemaphore {
 
     /**
      * Waits for a signal, spinning first if {@code spinWait}, for at most {@code timeoutNanos}
-     * (negative = no limit, 0 = only try). Interruption is not observed: the pool's workers
-     * are woken by signals, as .NET's.
+     * (negative = no limit, 0 = only try). Interruption does not end the wait (the pool's
+     * workers are woken by signals, as .NET's); the interrupt status is kept for the caller.
      *
      * @return true if a signal was taken, false on timeout
      */
@@ -399,18 +399,29 @@ public final class LifoSemaphore {
                 lock.exit();
             }
             long deadline = timeoutNanos > 0 ? platform.nanoTime() + timeoutNanos : 0L;
-            while (!node.woken) {
-                if (timeoutNanos < 0) {
-                    platform.park(blocker);
-                } else {
-                    long remaining = deadline - platform.nanoTime();
-                    if (remaining <= 0) {
-                        return !unlinkIfWaiting(node);
+            boolean interrupted = false;
+            try {
+                while (!node.woken) {
+                    // An interrupt would make every park return at once: note it, wait on, re-assert it.
+                    if (Thread.interrupted()) {
+                        interrupted = true;
                     }
-                    platform.parkNanos(blocker, remaining);
+                    if (timeoutNanos < 0) {
+                        platform.park(blocker);
+                    } else {
+                        long remaining = deadline - platform.nanoTime();
+                        if (remaining <= 0) {
+                            return !unlinkIfWaiting(node);
+                        }
+                        platform.parkNanos(blocker, remaining);
+                    }
+                }
+                return true;
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
                 }
             }
-            return true;
         }
 
         /** @return true if the node was still waiting and is now removed (a real timeout) */

@@ -69,6 +69,26 @@ class LifoSemaphoreTest {
     }
 
     @Test
+    void shouldKeepWaitingAndKeepInterruptStatusWhenInterrupted() throws Exception {
+        LifoSemaphore semaphore = new LifoSemaphore(SpinContext.hardware(), 0, 10, 0);
+        ConcurrentLinkedQueue<Boolean> results = new ConcurrentLinkedQueue<>();
+        Thread waiter = new Thread(() -> {
+            results.add(semaphore.await(10 * SECOND, false));
+            results.add(Thread.currentThread().isInterrupted());
+        });
+        waiter.start();
+        awaitWaiters(semaphore, 1);
+
+        waiter.interrupt();
+        Thread.sleep(50);
+        assertThat(results).as("still waiting after the interrupt").isEmpty();
+        semaphore.release(1);
+        waiter.join(10_000);
+
+        assertThat(results).containsExactly(true, true);
+    }
+
+    @Test
     void shouldWakeNewestWaiterFirstWhenSeveralAreBlocked() throws Exception {
         LifoSemaphore semaphore = new LifoSemaphore(SpinContext.hardware(), 0, 10, 0);
         ConcurrentLinkedQueue<Integer> wakeOrder = new ConcurrentLinkedQueue<>();
