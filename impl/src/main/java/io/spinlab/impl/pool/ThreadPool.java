@@ -80,8 +80,14 @@ public final class ThreadPool implements Executor {
      * interleaved, then park LIFO); between two requests a worker does Sleep(0) + SpinWait(1)
      * (WorkerDoWork). A worker dispatches for at most a 30 ms quantum before it lets others in.
      *
+     * Why not simpler: one shared blocking queue (ThreadPoolExecutor) makes every submission
+     * and every take contend on one lock and wakes a worker per item; per-worker LIFO queues
+     * keep a chain of work items on one warm thread, and the request protocol wakes workers
+     * one at a time only while there is more work than the woken ones can see.
+     *
      * Not done: hill climbing (the goal moves only by starvation injection and idle
-     * timeouts), high-priority and assignable global queues, LocalFindAndPop inlining.
+     * timeouts), high-priority and assignable global queues, LocalFindAndPop inlining (a
+     * worker that joins a Task blocks; starvation injection then adds a worker).
      */
 
     /** How long a worker dispatches before returning to the request loop ({@code DispatchQuantumMs}). */
