@@ -1,0 +1,52 @@
+package io.spinlab.properties.lincheck;
+
+import io.spinlab.impl.collections.ConcurrentQueue;
+import io.spinlab.model.spec.ConcurrentQueueSpec;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ConcurrentQueue is linearizable against {@link ConcurrentQueueSpec}. Segments of two slots
+ * make a handful of operations freeze segments, grow, drop drained ones and peek across them.
+ */
+@Param(name = "value", gen = IntGen.class, conf = "1:9")
+public class ConcurrentQueueLinearizabilityTest {
+    private final ConcurrentQueue<Integer> queue = new ConcurrentQueue<>(CollectionsLincheck.context(), 2);
+
+    @Operation
+    public boolean offer(@Param(name = "value") int value) {
+        return queue.offer(value);
+    }
+
+    @Operation
+    public Integer poll() {
+        return queue.poll();
+    }
+
+    @Operation
+    public Integer peek() {
+        return queue.peek();
+    }
+
+    @Operation
+    public boolean isEmpty() {
+        return queue.isEmpty();
+    }
+
+    @Operation
+    public int size() {
+        return queue.size();
+    }
+
+    @Test
+    void shouldBeLinearizableWhenModelChecked() {
+        CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWhenStressed() {
+        CollectionsLincheck.stress(ConcurrentQueueSpec.class).check(getClass());
+    }
+}

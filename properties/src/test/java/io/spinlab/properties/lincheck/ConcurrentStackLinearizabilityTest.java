@@ -1,0 +1,61 @@
+package io.spinlab.properties.lincheck;
+
+import io.spinlab.impl.collections.ConcurrentStack;
+import io.spinlab.model.spec.StackSpec;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+/** ConcurrentStack, ranges included, is linearizable against {@link StackSpec}. */
+@Param(name = "value", gen = IntGen.class, conf = "1:9")
+public class ConcurrentStackLinearizabilityTest {
+    private final ConcurrentStack<Integer> stack = new ConcurrentStack<>(CollectionsLincheck.context());
+
+    @Operation
+    public void push(@Param(name = "value") int value) {
+        stack.push(value);
+    }
+
+    @Operation
+    public void pushTwo(@Param(name = "value") int first, @Param(name = "value") int second) {
+        stack.pushRange(List.of(first, second));
+    }
+
+    @Operation
+    public Integer pop() {
+        return stack.pop();
+    }
+
+    @Operation
+    public List<Integer> popTwo() {
+        return stack.popRange(2);
+    }
+
+    @Operation
+    public Integer peek() {
+        return stack.peek();
+    }
+
+    @Operation
+    public boolean isEmpty() {
+        return stack.isEmpty();
+    }
+
+    @Operation
+    public int size() {
+        return stack.size();
+    }
+
+    @Test
+    void shouldBeLinearizableWhenModelChecked() {
+        CollectionsLincheck.modelChecking(StackSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWhenStressed() {
+        CollectionsLincheck.stress(StackSpec.class).check(getClass());
+    }
+}

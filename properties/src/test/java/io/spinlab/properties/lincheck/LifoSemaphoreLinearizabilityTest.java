@@ -1,0 +1,43 @@
+package io.spinlab.properties.lincheck;
+
+import io.spinlab.impl.pool.LifoSemaphore;
+import io.spinlab.model.spec.LifoSemaphoreSpec;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+/**
+ * LifoSemaphore's packed counts are linearizable against {@link LifoSemaphoreSpec} for its
+ * non-blocking surface (release, tryAcquire, the signal count); blocking waits are tested
+ * with real threads in impl.
+ */
+@Param(name = "count", gen = IntGen.class, conf = "1:2")
+public class LifoSemaphoreLinearizabilityTest {
+    private final LifoSemaphore semaphore = new LifoSemaphore(CollectionsLincheck.context(), 0, 1_000, 4);
+
+    @Operation
+    public void release(@Param(name = "count") int count) {
+        semaphore.release(count);
+    }
+
+    @Operation
+    public boolean tryAcquire() {
+        return semaphore.tryAcquire();
+    }
+
+    @Operation
+    public int signalCount() {
+        return semaphore.signalCount();
+    }
+
+    @Test
+    void shouldBeLinearizableWhenModelChecked() {
+        CollectionsLincheck.modelChecking(LifoSemaphoreSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWhenStressed() {
+        CollectionsLincheck.stress(LifoSemaphoreSpec.class).check(getClass());
+    }
+}

@@ -1,0 +1,42 @@
+package io.spinlab.properties.lincheck;
+
+import io.spinlab.impl.collections.QueueSegmentQueue;
+import io.spinlab.model.spec.ConcurrentQueueSpec;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The legacy QueueSegment global queue is linearizable against {@link ConcurrentQueueSpec}.
+ * Two-slot segments make a handful of operations link new segments and advance both ends.
+ */
+@Param(name = "value", gen = IntGen.class, conf = "1:9")
+public class QueueSegmentQueueLinearizabilityTest {
+    private final QueueSegmentQueue<Integer> queue = new QueueSegmentQueue<>(CollectionsLincheck.context(), 2);
+
+    @Operation
+    public boolean offer(@Param(name = "value") int value) {
+        return queue.offer(value);
+    }
+
+    @Operation
+    public Integer poll() {
+        return queue.poll();
+    }
+
+    @Operation
+    public boolean isEmpty() {
+        return queue.isEmpty();
+    }
+
+    @Test
+    void shouldBeLinearizableWhenModelChecked() {
+        CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWhenStressed() {
+        CollectionsLincheck.stress(ConcurrentQueueSpec.class).check(getClass());
+    }
+}

@@ -1,0 +1,52 @@
+package io.spinlab.properties.lincheck;
+
+import io.spinlab.impl.collections.WorkStealingQueue;
+import io.spinlab.model.spec.WorkStealingQueueSpec;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+/**
+ * WorkStealingQueue is linearizable as a deque against {@link WorkStealingQueueSpec}: push
+ * and pop run on one owner thread (a non-parallel group), steals in parallel. A steal that
+ * reports a miss (busy lock, lost race for the last element) is retried, as the pool does by
+ * requesting another look. A four-slot array makes the locked push, the growth and the
+ * last-element race reachable.
+ */
+@Param(name = "value", gen = IntGen.class, conf = "1:9")
+public class WorkStealingQueueLinearizabilityTest {
+    private final WorkStealingQueue<Integer> queue = new WorkStealingQueue<>(CollectionsLincheck.context(), 4);
+
+    @Operation(nonParallelGroup = "owner")
+    public void push(@Param(name = "value") int value) {
+        queue.push(value);
+    }
+
+    @Operation(nonParallelGroup = "owner")
+    public Integer pop() {
+        return queue.pop();
+    }
+
+    @Operation
+    public Integer steal() {
+        WorkStealingQueue.MissedSteal missed = new WorkStealingQueue.MissedSteal();
+        for (;;) {
+            missed.clear();
+            Integer item = queue.trySteal(missed);
+            if (item != null || !missed.missed()) {
+                return item;
+            }
+        }
+    }
+
+    @Test
+    void shouldBeLinearizableWhenModelChecked() {
+        CollectionsLincheck.modelChecking(WorkStealingQueueSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWhenStressed() {
+        CollectionsLincheck.stress(WorkStealingQueueSpec.class).check(getClass());
+    }
+}
