@@ -322,11 +322,12 @@ final class Engine {
                 exhausted("virtual-time budget of " + Picos.format(virtualLimit) + " exhausted");
                 return;
             }
-            now = time;
-            if (++steps > maxSteps) {
+            if (steps == maxSteps) {
                 exhausted("step budget of " + maxSteps + " scheduling events exhausted");
                 return;
             }
+            now = time;
+            steps++;
             if ((steps & WALL_CHECK_MASK) == 0 && System.nanoTime() - wallStart > wallLimitNanos) {
                 exhausted("wall-clock budget of " + budgets.maxWallMillis() + " ms exhausted");
                 return;
