@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PrimitivesUnderFaultsTest {
 
-    private static final int SEEDS = Integer.getInteger("spinlab.sim.fault.seeds", 50);
+    private static final int SEEDS = Integer.getInteger("spinlab.sim.fault.seeds", 100);
     /** Four processors, so that threads outnumber them and preemption matters. */
     private static final MachineProfile MACHINE = MachinePresets.byName("skylake-i7-6700").withLogicalProcessors(4);
     /** chaos() with more preemption: lock holders are descheduled often. */
@@ -97,6 +97,60 @@ class PrimitivesUnderFaultsTest {
             assertThat(run.simulation().metrics().threads().stream().mapToLong(t -> t.spuriousWakeUps()).sum()
                     + run.simulation().metrics().threads().stream().mapToLong(t -> t.preemptions()).sum())
                     .as("faults were injected").isPositive();
+        }
+    }
+
+    /**
+     * The checker can fail: an event with a planted lost wake-up (it tests the flag, opens a
+     * window, then parks without re-testing) deadlocks on some seeds, and the report names the
+     * parked thread and its blocker.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldReportDeadlockWhenEventHasPlantedLostWakeup() {
+        int deadlocks = 0;
+        for (long seed = 0; seed < 20; seed++) {
+            Simulation sim = Simulation.builder(MACHINE).seed(seed).faults(Faults.none().withPreemption(0.05, 30_000))
+                    .build();
+            SimulatedPlatform platform = sim.platform();
+            LostWakeupEvent event = new LostWakeupEvent();
+            sim.startThread("waiter", () -> event.await(platform));
+            sim.startThread("setter", () -> {
+                platform.pause(platform.nextRandom(8));
+                event.set(platform);
+            });
+
+            SimulationResult result = sim.run();
+
+            if (result.outcome() == Outcome.DEADLOCK) {
+                deadlocks++;
+                assertThat(result.report()).contains("'waiter' parked on LostWakeupEvent#0")
+                        .contains("seed=" + seed);
+            } else {
+                assertThat(result.outcome()).as(result.report()).isEqualTo(Outcome.COMPLETED);
+            }
+        }
+        assertThat(deadlocks).isPositive();
+    }
+
+    /** Broken on purpose: the flag test and the park are not atomic with respect to set(). */
+    private static final class LostWakeupEvent {
+        volatile boolean set;
+        volatile Thread waiter;
+
+        void await(Platform platform) {
+            if (!set) {
+                platform.pause(1 + platform.nextRandom(4)); // the window
+                waiter = Thread.currentThread();
+                platform.park(this);
+            }
+        }
+
+        void set(Platform platform) {
+            set = true;
+            Thread w = waiter;
+            if (w != null) {
+                platform.unpark(w);
+            }
         }
     }
 
