@@ -1,5 +1,6 @@
 package io.spinlab.sim.engine;
 
+import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.sim.os.OsCosts;
 import io.spinlab.sim.os.Processor;
@@ -20,6 +21,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
@@ -764,8 +766,8 @@ final class Engine {
     }
 
     String reproduction() {
-        String machineText = io.spinlab.model.machine.MachinePresets.contains(machine.name())
-                && io.spinlab.model.machine.MachinePresets.byName(machine.name()).equals(machine)
+        String machineText = MachinePresets.contains(machine.name())
+                && MachinePresets.byName(machine.name()).equals(machine)
                 ? machine.name() : machine.toString();
         return "machine=" + machineText + (context.isEmpty() ? "" : " " + context) + " seed=" + seed + " faults="
                 + faults.describe();
@@ -773,7 +775,7 @@ final class Engine {
 
     private String report() {
         StringBuilder out = new StringBuilder();
-        out.append("simulation ").append(outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
+        out.append("simulation ").append(outcome.name().toLowerCase(Locale.ROOT).replace('_', ' '))
                 .append(" at t=").append(Picos.format(now)).append(" after ").append(steps).append(" steps");
         if (problem != null) {
             out.append(": ").append(problem);

@@ -3,6 +3,7 @@ package io.spinlab.sim.engine;
 import io.spinlab.sim.os.ThreadState;
 import io.spinlab.sim.trace.Activity;
 
+import java.util.Locale;
 import java.util.concurrent.Executor;
 
 /**
@@ -121,6 +122,6 @@ final class SimThread implements Executor {
 
     @Override
     public String toString() {
-        return "'" + name + "' (" + state.name().toLowerCase(java.util.Locale.ROOT) + ")";
+        return "'" + name + "' (" + state.name().toLowerCase(Locale.ROOT) + ")";
     }
 }

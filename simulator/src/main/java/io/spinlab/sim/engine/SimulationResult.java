@@ -1,6 +1,7 @@
 package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.trace.Picos;
 import io.spinlab.sim.trace.RunMetrics;
 import io.spinlab.sim.trace.TraceRecorder;
 
@@ -128,7 +129,7 @@ public final class SimulationResult {
 
     @Override
     public String toString() {
-        return "SimulationResult[" + outcome + ", " + io.spinlab.sim.trace.Picos.format(endPicos) + ", " + steps
+        return "SimulationResult[" + outcome + ", " + Picos.format(endPicos) + ", " + steps
                 + " steps, digest " + digest.substring(0, 16) + "…]";
     }
 }

@@ -15,12 +15,14 @@ import java.util.Locale;
  *
  * <p>Shapes: {@code spin} — every thread loops on {@code pause(1)} on a machine with a processor
  * per thread (up to 4,096, with 10 µs time slices so that more threads take turns), so
- * consecutive events belong to different threads and every step is a full hand-off; {@code ring} — a token passes around the threads by unpark/park on the
+ * consecutive events belong to different threads and every step is a full hand-off;
+ * {@code ring} — a token passes around the threads by unpark/park on the
  * 8-processor Skylake preset, so every hop is an unpark, a wake-up, a dispatch and a park
  * (context switches, run queue, wake latency).
  *
- * <p>Run (after {@code install}): {@code java --add-opens java.base/java.lang=ALL-UNNAMED -Xmx1g
- * -cp <test classes, classes, model, impl, jackson> io.spinlab.sim.engine.SchedulingBenchmark}
+ * <p>Run after {@code install}, with the simulator's test and main classes, model, impl and
+ * Jackson on the class path: {@code java --add-opens java.base/java.lang=ALL-UNNAMED -Xmx1g
+ * -cp ... io.spinlab.sim.engine.SchedulingBenchmark}
  */
 public final class SchedulingBenchmark {
 

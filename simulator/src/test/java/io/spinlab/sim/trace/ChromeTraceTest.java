@@ -108,7 +108,8 @@ class ChromeTraceTest {
             covered.merge(tid, x.get("dur").decimalValue(), BigDecimal::add);
         }
 
-        assertThat(names).contains("working", "parked on ManualResetEvent#0", "parked on ManualResetEvent#1", "runnable");
+        assertThat(names).contains("working", "parked on ManualResetEvent#0", "parked on ManualResetEvent#1",
+                "runnable");
         for (int tid = 0; tid < 2; tid++) {
             ThreadMetrics t = result.metrics().threads().get(tid);
             BigDecimal lifetime = BigDecimal.valueOf(t.endPicos() - t.startPicos()).divide(PICOS_PER_MICRO);

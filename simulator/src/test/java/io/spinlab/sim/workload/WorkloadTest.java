@@ -32,7 +32,8 @@ class WorkloadTest {
         assertThat(result.elapsedNanos()).isPositive();
         assertThat(run.simulation().metrics().threads()).extracting(t -> t.name()).containsExactly("main", "pong");
         assertThat(run.simulation().reproduction())
-                .isEqualTo("machine=skylake-i7-6700 workload=mres-ping-pong(rounds=200) tuning=current seed=1 faults=none");
+                .isEqualTo("machine=skylake-i7-6700 workload=mres-ping-pong(rounds=200) tuning=current seed=1 "
+                        + "faults=none");
     }
 
     @Test
@@ -47,7 +48,8 @@ class WorkloadTest {
     void shouldScoreWaiterWakeUpsWhenDrainRunsInSimulator() {
         MresWaitDrainRate drain = MresWaitDrainRate.atMultiple(1, 8, 10, 2);
 
-        SimulatedRun run = WorkloadRunner.simulate(drain, Tuning.current(), MachinePresets.byName("skylake-i7-6700"), 3);
+        SimulatedRun run = WorkloadRunner.simulate(drain, Tuning.current(), MachinePresets.byName("skylake-i7-6700"),
+                3);
 
         assertThat(drain.waiters()).isEqualTo(8);
         assertThat(run.result().operations()).isEqualTo(80);
