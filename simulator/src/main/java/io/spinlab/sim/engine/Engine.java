@@ -110,6 +110,8 @@ final class Engine {
 
     long now;
     long steps;
+    /** Times a simulated thread's continuation was run (hand-offs between the engine and a thread). */
+    long handOffs;
     private long lastClockNanos;
     private int live;
     private long nextFlowId;
@@ -383,6 +385,7 @@ final class Engine {
             }
         }
         t.continuation = null;
+        handOffs++;
         try {
             c.run();
         } finally {
@@ -858,7 +861,7 @@ final class Engine {
             meta.put("digest", hex);
             trace.finish(names, blockerNames, meta);
         }
-        return new SimulationResult(outcome, now, steps, hex, digest.events(), metrics, report,
+        return new SimulationResult(outcome, now, steps, handOffs, hex, digest.events(), metrics, report,
                 Optional.ofNullable(failure), reproduction(), Optional.ofNullable(trace), machine, seed, faults);
     }
 }

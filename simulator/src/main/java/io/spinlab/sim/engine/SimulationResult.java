@@ -18,6 +18,7 @@ public final class SimulationResult {
     private final Outcome outcome;
     private final long endPicos;
     private final long steps;
+    private final long handOffs;
     private final String digest;
     private final long digestEvents;
     private final RunMetrics metrics;
@@ -29,12 +30,13 @@ public final class SimulationResult {
     private final long seed;
     private final Faults faults;
 
-    SimulationResult(Outcome outcome, long endPicos, long steps, String digest, long digestEvents, RunMetrics metrics,
+    SimulationResult(Outcome outcome, long endPicos, long steps, long handOffs, String digest, long digestEvents, RunMetrics metrics,
             String report, Optional<Throwable> failure, String reproduction, Optional<TraceRecorder> trace,
             MachineProfile machine, long seed, Faults faults) {
         this.outcome = Objects.requireNonNull(outcome);
         this.endPicos = endPicos;
         this.steps = steps;
+        this.handOffs = handOffs;
         this.digest = digest;
         this.digestEvents = digestEvents;
         this.metrics = metrics;
@@ -64,6 +66,11 @@ public final class SimulationResult {
     /** Scheduling events processed. */
     public long steps() {
         return steps;
+    }
+
+    /** Times a simulated thread ran between two scheduling points (each is a hand-off to and from the engine). */
+    public long handOffs() {
+        return handOffs;
     }
 
     /** SHA-256 over the canonical event log, 64 hex digits: equal digests mean identical schedules. */

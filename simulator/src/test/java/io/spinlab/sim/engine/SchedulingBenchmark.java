@@ -35,9 +35,13 @@ public final class SchedulingBenchmark {
     }
 
     /** The figures of one run. */
-    record Figures(String shape, int threads, long steps, double wallSeconds, long heapBytes) {
+    record Figures(String shape, int threads, long steps, long handOffs, double wallSeconds, long heapBytes) {
         double stepsPerSecond() {
             return steps / wallSeconds;
+        }
+
+        double handOffsPerSecond() {
+            return handOffs / wallSeconds;
         }
     }
 
@@ -51,8 +55,8 @@ public final class SchedulingBenchmark {
             ring(1_000, 100_000);
         }
         System.out.println();
-        System.out.println("| shape | threads | steps | wall s | steps/s |");
-        System.out.println("|---|---:|---:|---:|---:|");
+        System.out.println("| shape | threads | steps | hand-offs | wall s | steps/s | hand-offs/s | ns/step |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
         for (int threads : new int[] {10, 1_000, 10_000}) {
             print(best(() -> spin(threads, 3_000_000)));
         }
@@ -94,8 +98,9 @@ public final class SchedulingBenchmark {
     }
 
     private static void print(Figures f) {
-        System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %.3f | %,.0f |%n", f.shape(), f.threads(), f.steps(),
-                f.wallSeconds(), f.stepsPerSecond());
+        System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %,d | %.3f | %,.0f | %,.0f | %.0f |%n", f.shape(),
+                f.threads(), f.steps(), f.handOffs(), f.wallSeconds(), f.stepsPerSecond(), f.handOffsPerSecond(),
+                1e9 / f.stepsPerSecond());
     }
 
     /** Every thread pauses in a loop, one processor per thread: each step hands off to another thread. */
@@ -156,7 +161,7 @@ public final class SchedulingBenchmark {
         if (result.outcome() != Outcome.BUDGET_EXHAUSTED) {
             throw new IllegalStateException("expected to stop at the step budget: " + result.report());
         }
-        return new Figures(shape, threads, result.steps(), wall, heap[0]);
+        return new Figures(shape, threads, result.steps(), result.handOffs(), wall, heap[0]);
     }
 
     private static long usedHeap() {
