@@ -358,7 +358,10 @@ final class Engine {
             preempt(t, false);
             return;
         }
-        if (faults.preemptionRate() > 0 && faultRandom.chance(faults.preemptionRate())) {
+        if (t.heldOffLast) {
+            t.heldOffLast = false; // runs at least one operation between injected preemptions
+        } else if (faults.preemptionRate() > 0 && faultRandom.chance(faults.preemptionRate())) {
+            t.heldOffLast = true;
             preempt(t, true);
             return;
         }

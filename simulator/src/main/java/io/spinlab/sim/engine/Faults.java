@@ -15,7 +15,8 @@ import java.util.Locale;
  * @param spuriousWakeupMaxDelayNanos latest spurious wake-up after the park, ns (≥ 0)
  * @param preemptionRate         probability, at each scheduling point of a running thread,
  *                               that it is taken off its processor for {@code preemptionNanos}
- *                               (a lock holder descheduled)
+ *                               (a lock holder descheduled); a thread so held off runs at
+ *                               least one operation before it can be held off again
  * @param preemptionNanos        how long an injected preemption holds the thread off, ns (≥ 0)
  * @param delayedWakeupRate      probability that an unpark's wake-up takes longer than the
  *                               machine's wake latency, by a uniform extra delay

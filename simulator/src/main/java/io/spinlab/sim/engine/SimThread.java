@@ -75,6 +75,8 @@ final class SimThread implements Executor {
     int wakeCause;
     long wakeFlowId = -1;
     boolean heldOff;
+    /** The last scheduling point was an injected preemption (the next one is exempt). */
+    boolean heldOffLast;
 
     final long startPicos;
     long endPicos = -1;

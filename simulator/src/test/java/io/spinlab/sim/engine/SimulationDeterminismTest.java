@@ -99,5 +99,5 @@ class SimulationDeterminismTest {
         assertThat(result.digest()).isEqualTo(GOLDEN);
     }
 
-    private static final String GOLDEN = "44cb5d945b0d322c6fdc0cd9a4d39f3febf6e631fa7492a6954a7b4d21a613fb";
+    private static final String GOLDEN = "9a28a800acd43db0f6225994665fa00169428af7e1d7180d24f5c26407947d33";
 }
