@@ -11,6 +11,7 @@ import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.platform.Platform;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.trace.ThreadMetrics;
 import io.spinlab.sim.workload.MresWaitDrainRate;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.WorkerGroup;
@@ -88,16 +89,18 @@ class PrimitivesUnderFaultsTest {
     @MethodSource("tunings")
     void shouldDrainEveryRoundWhenFaultsAreInjected(String tuning) {
         MresWaitDrainRate drain = new MresWaitDrainRate(6, 5, 0, 0);
+        long injected = 0;
         for (long seed = 0; seed < SEEDS; seed++) {
             SimulatedRun run = WorkloadRunner.simulate(drain, Tuning.parse(tuning),
                     Simulation.builder(MACHINE).seed(seed).faults(FAULTS).budgets(BUDGETS));
 
             assertThat(run.simulation().outcome()).as(run.simulation().report()).isEqualTo(Outcome.COMPLETED);
             assertThat(run.result().operations()).isEqualTo(30);
-            assertThat(run.simulation().metrics().threads().stream().mapToLong(t -> t.spuriousWakeUps()).sum()
-                    + run.simulation().metrics().threads().stream().mapToLong(t -> t.preemptions()).sum())
-                    .as("faults were injected").isPositive();
+            for (ThreadMetrics t : run.simulation().metrics().threads()) {
+                injected += t.spuriousWakeUps() + t.preemptions();
+            }
         }
+        assertThat(injected).as("faults were injected").isGreaterThan(SEEDS);
     }
 
     /**

@@ -119,6 +119,24 @@ class SimulationEndingsTest {
     }
 
     @Test
+    void shouldStopAtWallClockBudgetWhenRunTakesTooLong() {
+        Simulation sim = Simulation.builder(SKYLAKE)
+                .budgets(Budgets.defaults().withMaxWallMillis(1))
+                .build();
+        SimulatedPlatform platform = sim.platform();
+        sim.startThread("spinner", () -> {
+            while (true) {
+                platform.pause(1);
+            }
+        });
+
+        SimulationResult result = sim.run();
+
+        assertThat(result.outcome()).isEqualTo(Outcome.BUDGET_EXHAUSTED);
+        assertThat(result.report()).contains("wall-clock budget of 1 ms exhausted");
+    }
+
+    @Test
     void shouldFailRunWhenThreadYieldsOutsideThePlatform() {
         Simulation sim = Simulation.builder(SKYLAKE).build();
         SimulatedPlatform platform = sim.platform();
