@@ -292,9 +292,8 @@ final class Engine {
     }
 
     private void placeInitialThreads() {
-        int t;
-        while (scheduler.idleCount() > 0 && (t = scheduler.pollReady()) >= 0) {
-            SimThread s = threads.get(t);
+        while (scheduler.idleCount() > 0 && scheduler.readyCount() > 0) {
+            SimThread s = threads.get(scheduler.pollReady());
             dispatch(scheduler.lowestIdleProcessor(), s, now);
         }
     }
