@@ -1,0 +1,869 @@
+package io.spinlab.sim.engine;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.os.OsCosts;
+import io.spinlab.sim.os.Processor;
+import io.spinlab.sim.os.Scheduler;
+import io.spinlab.sim.os.ThreadState;
+import io.spinlab.sim.trace.Activity;
+import io.spinlab.sim.trace.BlockerMetrics;
+import io.spinlab.sim.trace.EventLogDigest;
+import io.spinlab.sim.trace.Picos;
+import io.spinlab.sim.trace.ProcessorMetrics;
+import io.spinlab.sim.trace.RunMetrics;
+import io.spinlab.sim.trace.ThreadMetrics;
+import io.spinlab.sim.trace.TraceRecorder;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The discrete-event core of one {@link Simulation}: the virtual clock, the event queue, the
+ * simulated threads, and the handling of every {@code Platform} request. Package-private
+ * machinery; {@link Simulation} and {@link SimulatedPlatform} are its faces.
+ */
+final class Engine {
+    /*
+     * Implementation notes
+     *
+     * Execution: exactly one simulated thread runs at a time, on the engine's own (platform)
+     * thread, which is the carrier of every simulated virtual thread. A Platform call stores a
+     * request in the thread's SimThread and parks the virtual thread; that returns control to
+     * runThread here, which handles the request at the current virtual time and schedules the
+     * thread's next event. The loop then pops the earliest event in (time, seq) order. Java
+     * code between two Platform calls therefore executes atomically at the instant of the
+     * first call's completion, and costs no virtual time; the cost of each call is charged to
+     * the processor the thread runs on, from OsCosts.
+     *
+     * Event kinds: RESUME (a running thread's current operation is over: it reaches its next
+     * scheduling point, where a full time slice with others waiting preempts it, and an
+     * injected preemption may hold it off), WAKE (a park or sleep ends: unpark + wake latency,
+     * timeout, spurious, interrupt; superseded wakes carry an old token and are skipped), READY
+     * (an injected preemption ends). A running thread has exactly one RESUME pending.
+     *
+     * Who pays what (see OsCosts): a running thread's operations are charged to it and to its
+     * processor as working/spinning/yielding. When a thread leaves a processor (park, sleep,
+     * end, preemption) and another is ready, the processor spends contextSwitchNs before the
+     * other runs (charged to the incoming thread as runnable time, and to the processor as
+     * switching); a yield to a ready thread spends yieldReadyNs instead. A thread woken onto an
+     * idle processor starts at once: the wake latency already covers the IPI and C-state exit.
+     *
+     * Determinism: the only inputs to any decision are the event order (time, seq), thread
+     * indices (creation order), the run queue's FIFO order, and the seeded SimRandom streams.
+     * Maps keyed by Thread or blocker objects are used for lookups only, never iterated for a
+     * decision. The wall clock is read only to enforce the wall-clock budget.
+     *
+     * Memory-model hook: SimulatedPlatform.charge(picos) is a scheduling point that charges
+     * working time. Bytecode instrumentation of volatile/VarHandle accesses (a later issue)
+     * calls it (or a richer variant keyed by the accessed location) at each access, which makes
+     * every shared access a scheduling point without touching production bytecode.
+     *
+     * Why no watchdog thread: a simulated thread that loops forever without a Platform call,
+     * or parks while pinned (inside a class initializer), hangs the engine's thread. The first
+     * is a usage error; the second is prevented by initializing classes before a run (see
+     * Simulation). A watchdog could only report such a hang, not recover from it.
+     */
+
+    /** Digest codes for engine events; request kinds (1..8) are recorded with their own codes. */
+    private static final int DIGEST_DISPATCH = 16;
+    private static final int DIGEST_WAKE = 17;
+    private static final int DIGEST_PREEMPT = 18;
+    private static final int DIGEST_READY = 19;
+    private static final int DIGEST_DONE = 20;
+    private static final int DIGEST_START = 21;
+    /** Most resumes spent unwinding one thread at the end of an aborted run. */
+    private static final int UNWIND_ATTEMPTS = 1_000;
+    private static final long WALL_CHECK_MASK = 4095;
+    private static final int PICOS_PER_NANO = 1_000;
+
+    final MachineProfile machine;
+    final OsCosts costs;
+    final Scheduler scheduler;
+    final Faults faults;
+    final Budgets budgets;
+    final long seed;
+    final String context;
+    private final SimRandom faultRandom;
+    private final SimRandom platformRandom;
+    private final EventQueue queue = new EventQueue();
+    private final ArrayList<SimThread> threads = new ArrayList<>();
+    private final HashMap<Thread, SimThread> byThread = new HashMap<>();
+    private final IdentityHashMap<Object, BlockerStats> blockers = new IdentityHashMap<>();
+    private final ArrayList<BlockerStats> blockerOrder = new ArrayList<>();
+    private final HashMap<String, Integer> blockerClassCounts = new HashMap<>();
+    private final ArrayDeque<SimThread> interrupted = new ArrayDeque<>();
+    private final EventLogDigest digest = new EventLogDigest();
+    private final TraceRecorder trace;
+    private final long preemptionPicos;
+    private final long spuriousMaxPicos;
+    private final long delayedWakeMaxPicos;
+    private final long jitterMaxPicos;
+
+    long now;
+    long steps;
+    /** Times a simulated thread's continuation was run (hand-offs between the engine and a thread). */
+    long handOffs;
+    private long lastClockNanos;
+    private int live;
+    private long nextFlowId;
+    /** The simulated thread running right now, or null. */
+    SimThread current;
+    /** The thread whose continuation the engine is about to receive through SimThread.execute. */
+    SimThread expecting;
+    volatile boolean killing;
+    private Thread engineThread;
+    private boolean started;
+    private volatile String foreignSubmit;
+    private Outcome outcome;
+    private String problem;
+    private Throwable failure;
+    private SimThread blockedOutside;
+
+    Engine(MachineProfile machine, long seed, Faults faults, Budgets budgets, boolean traceOn, long traceLimit,
+            String context) {
+        this.machine = machine;
+        this.costs = OsCosts.of(machine);
+        this.scheduler = new Scheduler(machine.logicalProcessors(), costs.timeSlicePicos());
+        this.faults = faults;
+        this.budgets = budgets;
+        this.seed = seed;
+        this.context = context;
+        SimRandom root = new SimRandom(seed);
+        this.platformRandom = root.split();
+        this.faultRandom = root.split();
+        this.trace = traceOn ? new TraceRecorder(machine.logicalProcessors(), traceLimit) : null;
+        this.preemptionPicos = OsCosts.toPicos(faults.preemptionNanos());
+        this.spuriousMaxPicos = OsCosts.toPicos(faults.spuriousWakeupMaxDelayNanos());
+        this.delayedWakeMaxPicos = OsCosts.toPicos(faults.delayedWakeupMaxNanos());
+        this.jitterMaxPicos = OsCosts.toPicos(faults.clockJitterNanos());
+    }
+
+    // ------------------------------------------------------------------ simulated side
+
+    /**
+     * A scheduling point, called by a simulated thread: files the request, parks the virtual
+     * thread (handing control to the engine) and returns the engine's answer once resumed.
+     */
+    long call(int kind, long arg, Object object) {
+        SimThread me = current;
+        if (me == null || me.thread != Thread.currentThread()) {
+            throw notInSimulation();
+        }
+        if (killing) {
+            throw new SimulationAbort();
+        }
+        me.reqKind = kind;
+        me.reqArg = arg;
+        me.reqObject = object;
+        boolean wasInterrupted = Thread.interrupted();
+        me.reqInterrupted = wasInterrupted;
+        me.resumed = false;
+        do {
+            LockSupport.park();
+        } while (!me.resumed);
+        if (wasInterrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (killing) {
+            throw new SimulationAbort();
+        }
+        RuntimeException error = me.reqError;
+        if (error != null) {
+            me.reqError = null;
+            throw error;
+        }
+        return me.reqResult;
+    }
+
+    /** {@code Platform.startThread} from a simulated thread. */
+    Thread callStart(String name, Runnable task) {
+        SimThread me = current;
+        if (me == null || me.thread != Thread.currentThread()) {
+            throw notInSimulation();
+        }
+        me.reqTask = task;
+        call(SimThread.REQ_START, 0, name);
+        Thread child = me.reqResultThread;
+        me.reqResultThread = null;
+        return child;
+    }
+
+    /** True when the caller is the simulated thread that runs now. */
+    boolean onSimulatedThread() {
+        SimThread me = current;
+        return me != null && me.thread == Thread.currentThread();
+    }
+
+    int nextRandom(int bound) {
+        if (started && !onSimulatedThread() && Thread.currentThread() != engineThread) {
+            throw notInSimulation();
+        }
+        return platformRandom.nextInt(bound);
+    }
+
+    private IllegalStateException notInSimulation() {
+        return new IllegalStateException("Platform call from " + Thread.currentThread()
+                + ", which is not the running thread of this simulation (calls are allowed only from threads "
+                + "the simulation started, while it runs)");
+    }
+
+    /** Called from SimThread.execute when the JDK submits a continuation the engine did not ask for. */
+    void unexpectedSubmit(SimThread t) {
+        Thread caller = Thread.currentThread();
+        SimThread running = current;
+        boolean onEngine = caller == engineThread || (running != null && caller == running.thread);
+        if (!onEngine) {
+            foreignSubmit = t.name;
+            return;
+        }
+        if (t == running) {
+            return; // Thread.yield() or a JDK-internal block by the running thread: seen in afterRun
+        }
+        interrupted.add(t);
+    }
+
+    // ------------------------------------------------------------------ setup
+
+    /** Creates a simulated thread, runnable at the current virtual time. */
+    SimThread newThread(String name, Runnable task, int parent) {
+        SimThread s = new SimThread(this, threads.size(), name, task, now);
+        Thread vt = VirtualThreads.unstarted(s, name, s::body);
+        s.thread = vt;
+        threads.add(s);
+        byThread.put(vt, s);
+        live++;
+        expecting = s;
+        try {
+            vt.start();
+        } finally {
+            expecting = null;
+        }
+        if (s.continuation == null) {
+            throw new IllegalStateException("the JDK did not hand the new virtual thread '" + name + "' to the engine");
+        }
+        digest.record(now, DIGEST_START, s.index, parent, 0);
+        s.stateSince = now;
+        return s;
+    }
+
+    Thread startBeforeRun(String name, Runnable task) {
+        if (started) {
+            throw new IllegalStateException("the simulation is running or has run; start threads from inside it");
+        }
+        SimThread s = newThread(name, task, -1);
+        s.state = ThreadState.RUNNABLE;
+        scheduler.enqueue(s.index);
+        return s.thread;
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    SimulationResult run() {
+        if (started) {
+            throw new IllegalStateException("a simulation runs once");
+        }
+        if (Thread.currentThread().isVirtual()) {
+            throw new IllegalStateException("run a simulation from a platform thread, not a virtual thread");
+        }
+        started = true;
+        engineThread = Thread.currentThread();
+        placeInitialThreads();
+        loop();
+        if (outcome == null) {
+            outcome = live == 0 ? Outcome.COMPLETED : Outcome.DEADLOCK;
+            if (outcome == Outcome.DEADLOCK) {
+                problem = "deadlock: every live thread is parked and no timer is pending";
+            }
+        }
+        String report = report();
+        if (outcome != Outcome.COMPLETED) {
+            unwind();
+        }
+        return result(report);
+    }
+
+    private void placeInitialThreads() {
+        while (scheduler.idleCount() > 0 && scheduler.readyCount() > 0) {
+            SimThread s = threads.get(scheduler.pollReady());
+            dispatch(scheduler.lowestIdleProcessor(), s, now);
+        }
+    }
+
+    private void loop() {
+        long wallStart = System.nanoTime();
+        long wallLimitNanos = budgets.maxWallMillis() * 1_000_000L;
+        long virtualLimit = OsCosts.toPicos(budgets.maxVirtualNanos());
+        long maxSteps = budgets.maxSteps();
+        for (;;) {
+            if (outcome != null) {
+                return;
+            }
+            Event e = queue.poll();
+            if (e == null) {
+                return;
+            }
+            SimThread t = e.thread;
+            int kind = e.kind;
+            long time = e.time;
+            long token = e.token;
+            queue.recycle(e);
+            if (kind == Event.WAKE && (token != t.wakeToken
+                    || (t.state != ThreadState.PARKED && t.state != ThreadState.SLEEPING))) {
+                continue;
+            }
+            if (time > virtualLimit) {
+                now = virtualLimit;
+                exhausted("virtual-time budget of " + Picos.format(virtualLimit) + " exhausted");
+                return;
+            }
+            if (steps == maxSteps) {
+                exhausted("step budget of " + maxSteps + " scheduling events exhausted");
+                return;
+            }
+            now = time;
+            steps++;
+            if ((steps & WALL_CHECK_MASK) == 0 && System.nanoTime() - wallStart > wallLimitNanos) {
+                exhausted("wall-clock budget of " + budgets.maxWallMillis() + " ms exhausted");
+                return;
+            }
+            switch (kind) {
+                case Event.RESUME -> onResume(t);
+                case Event.WAKE -> onWake(t);
+                case Event.READY -> onReady(t);
+                default -> throw new AssertionError("event kind " + kind);
+            }
+        }
+    }
+
+    private void exhausted(String what) {
+        outcome = Outcome.BUDGET_EXHAUSTED;
+        problem = what + " at t=" + Picos.format(now) + " after " + steps + " steps";
+    }
+
+    // ------------------------------------------------------------------ event handlers
+
+    private void onResume(SimThread t) {
+        int p = t.processor;
+        if (scheduler.shouldPreempt(p, now)) {
+            preempt(t, false);
+            return;
+        }
+        if (t.heldOffLast) {
+            t.heldOffLast = false; // runs at least one operation between injected preemptions
+        } else if (faults.preemptionRate() > 0 && faultRandom.chance(faults.preemptionRate())) {
+            t.heldOffLast = true;
+            preempt(t, true);
+            return;
+        }
+        runThread(t);
+        afterRun(t);
+        if (!interrupted.isEmpty()) {
+            drainInterrupts();
+        }
+    }
+
+    private void runThread(SimThread t) {
+        current = t;
+        t.reqKind = SimThread.REQ_NONE;
+        t.resumed = true;
+        Runnable c = t.continuation;
+        if (c == null) {
+            expecting = t;
+            LockSupport.unpark(t.thread);
+            expecting = null;
+            c = t.continuation;
+            if (c == null) {
+                current = null;
+                throw new IllegalStateException("the JDK did not hand simulated thread " + t + " back to the engine");
+            }
+        }
+        t.continuation = null;
+        handOffs++;
+        try {
+            c.run();
+        } finally {
+            current = null;
+        }
+    }
+
+    private void afterRun(SimThread t) {
+        if (t.finished) {
+            onDone(t);
+            return;
+        }
+        int kind = t.reqKind;
+        if (kind == SimThread.REQ_NONE) {
+            blockedOutsidePlatform(t);
+            return;
+        }
+        digest.record(now, kind, t.index, t.reqArg, 0);
+        switch (kind) {
+            case SimThread.REQ_PAUSE -> continueAfter(t, costs.pausePicos((int) t.reqArg), Activity.SPINNING);
+            case SimThread.REQ_CLOCK -> {
+                t.reqResult = readClock();
+                continueAfter(t, costs.clockReadPicos(), Activity.WORKING);
+            }
+            case SimThread.REQ_CHARGE -> continueAfter(t, costs.atLeastFloor(t.reqArg), Activity.WORKING);
+            case SimThread.REQ_YIELD -> yieldProcessor(t);
+            case SimThread.REQ_SLEEP -> sleep(t, t.reqArg);
+            case SimThread.REQ_PARK -> park(t);
+            case SimThread.REQ_UNPARK -> {
+                unpark(t, (Thread) t.reqObject);
+                continueAfter(t, costs.atomicOpPicos(), Activity.WORKING);
+            }
+            case SimThread.REQ_START -> {
+                SimThread child = newThread((String) t.reqObject, t.reqTask, t.index);
+                t.reqResultThread = child.thread;
+                makeRunnable(child);
+                continueAfter(t, costs.threadStartPicos(), Activity.WORKING);
+            }
+            default -> throw new AssertionError("request kind " + kind);
+        }
+        t.reqObject = null;
+        t.reqTask = null;
+    }
+
+    private void onWake(SimThread t) {
+        long waited = now - t.stateSince;
+        if (t.state == ThreadState.PARKED) {
+            t.charge(Activity.PARKED, waited);
+            if (trace != null) {
+                trace.threadActivity(t.index, Activity.PARKED, t.stateSince, now, t.blockerId);
+            }
+            blockerOrder.get(t.blockerId).woke(waited);
+            t.blocker = null;
+            t.blockerId = -1;
+        } else {
+            t.charge(Activity.SLEEPING, waited);
+            if (trace != null) {
+                trace.threadActivity(t.index, Activity.SLEEPING, t.stateSince, now, -1);
+            }
+        }
+        t.wakeUps++;
+        if (t.wakeCause == SimThread.CAUSE_SPURIOUS) {
+            t.spuriousWakeUps++;
+        }
+        if (trace != null) {
+            trace.woken(now, t.index, t.wakeCause, t.wakeFlowId);
+        }
+        t.pendingWakeTime = Long.MAX_VALUE;
+        t.wakeFlowId = -1;
+        digest.record(now, DIGEST_WAKE, t.index, t.wakeCause, 0);
+        makeRunnable(t);
+    }
+
+    private void onReady(SimThread t) {
+        t.heldOff = false;
+        digest.record(now, DIGEST_READY, t.index, 0, 0);
+        place(t);
+    }
+
+    private void onDone(SimThread t) {
+        t.state = ThreadState.DONE;
+        t.endPicos = now;
+        live--;
+        digest.record(now, DIGEST_DONE, t.index, t.failure == null ? 0 : 1, 0);
+        int p = t.processor;
+        t.processor = -1;
+        handOff(p);
+        if (t.failure != null && outcome == null) {
+            outcome = Outcome.THREAD_FAILED;
+            failure = t.failure;
+            problem = "simulated thread '" + t.name + "' threw " + t.failure;
+        }
+    }
+
+    private void blockedOutsidePlatform(SimThread t) {
+        blockedOutside = t;
+        outcome = Outcome.THREAD_FAILED;
+        problem = "simulated thread '" + t.name + "' gave up its processor without a Platform call: it blocked or "
+                + "yielded in the JDK (contended synchronized, a java.util.concurrent lock, Object.wait, Thread.sleep, "
+                + "Thread.yield, LockSupport.park or I/O). Code under simulation must wait only through Platform."
+                + (foreignSubmit != null ? " A JDK thread later resubmitted '" + foreignSubmit + "'." : "");
+    }
+
+    private void drainInterrupts() {
+        while (!interrupted.isEmpty()) {
+            SimThread t = interrupted.poll();
+            if (t.state == ThreadState.PARKED || t.state == ThreadState.SLEEPING) {
+                scheduleWake(t, later(costs.wakeLatencyPicos()), SimThread.CAUSE_INTERRUPT, -1);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    private void continueAfter(SimThread t, long cost, Activity activity) {
+        t.charge(activity, cost);
+        Processor processor = scheduler.processor(t.processor);
+        processor.addBusy(cost);
+        long end = later(cost);
+        if (trace != null) {
+            trace.threadActivity(t.index, activity, now, end, -1);
+            trace.processorRun(t.processor, t.index, now, end);
+        }
+        queue.add(end, Event.RESUME, t, 0);
+    }
+
+    private long readClock() {
+        long picos = now;
+        if (jitterMaxPicos > 0) {
+            picos += faultRandom.nextLong(jitterMaxPicos + 1);
+        }
+        long nanos = picos / PICOS_PER_NANO;
+        if (nanos < lastClockNanos) {
+            nanos = lastClockNanos;
+        }
+        lastClockNanos = nanos;
+        return nanos;
+    }
+
+    private void yieldProcessor(SimThread t) {
+        if (scheduler.readyCount() == 0) {
+            continueAfter(t, costs.yieldIdlePicos(), Activity.YIELDING);
+            return;
+        }
+        long cost = costs.yieldReadyPicos();
+        int p = t.processor;
+        t.charge(Activity.YIELDING, cost);
+        scheduler.processor(p).addSwitch(cost);
+        if (trace != null) {
+            trace.threadActivity(t.index, Activity.YIELDING, now, now + cost, -1);
+        }
+        t.contextSwitches++;
+        SimThread next = threads.get(scheduler.pollReady());
+        t.processor = -1;
+        t.state = ThreadState.RUNNABLE;
+        t.stateSince = later(cost);
+        scheduler.enqueue(t.index);
+        scheduler.vacate(p);
+        dispatch(p, next, later(cost));
+    }
+
+    private void sleep(SimThread t, long nanos) {
+        long duration = costs.sleepPicos(nanos);
+        t.state = ThreadState.SLEEPING;
+        t.stateSince = now;
+        t.pendingWakeTime = Long.MAX_VALUE;
+        t.wakeToken++;
+        scheduleWake(t, later(duration), SimThread.CAUSE_TIMEOUT, -1);
+        t.contextSwitches++;
+        int p = t.processor;
+        t.processor = -1;
+        handOff(p);
+    }
+
+    private void park(SimThread t) {
+        if (t.permit || t.reqInterrupted) {
+            t.permit = false;
+            continueAfter(t, costs.atomicOpPicos(), Activity.WORKING);
+            return;
+        }
+        Object blocker = t.reqObject;
+        BlockerStats stats = blockerStats(blocker);
+        stats.parked();
+        t.state = ThreadState.PARKED;
+        t.stateSince = now;
+        t.blocker = blocker;
+        t.blockerId = stats.id;
+        t.pendingWakeTime = Long.MAX_VALUE;
+        t.wakeToken++;
+        long timeoutNanos = t.reqArg;
+        if (timeoutNanos >= 0) {
+            scheduleWake(t, later(OsCosts.toPicos(timeoutNanos), costs.wakeLatencyPicos()), SimThread.CAUSE_TIMEOUT,
+                    -1);
+        }
+        if (faults.spuriousWakeupRate() > 0 && faultRandom.chance(faults.spuriousWakeupRate())) {
+            long delay = faultRandom.nextLong(spuriousMaxPicos + 1);
+            scheduleWake(t, later(delay, costs.wakeLatencyPicos()), SimThread.CAUSE_SPURIOUS, -1);
+        }
+        t.contextSwitches++;
+        int p = t.processor;
+        t.processor = -1;
+        handOff(p);
+    }
+
+    private void unpark(SimThread waker, Thread target) {
+        if (target == null) {
+            return;
+        }
+        SimThread s = byThread.get(target);
+        if (s == null) {
+            waker.reqError = new IllegalArgumentException("unpark of " + target
+                    + ", which is not a thread of this simulation");
+            return;
+        }
+        switch (s.state) {
+            case DONE -> {
+                // nothing to wake
+            }
+            case PARKED -> {
+                long latency = costs.wakeLatencyPicos();
+                if (faults.delayedWakeupRate() > 0 && faultRandom.chance(faults.delayedWakeupRate())) {
+                    latency += faultRandom.nextLong(delayedWakeMaxPicos + 1);
+                }
+                long flow = trace != null ? nextFlowId++ : -1;
+                boolean scheduled = scheduleWake(s, later(latency), SimThread.CAUSE_UNPARK, flow);
+                if (trace != null) {
+                    trace.unpark(now, waker.index, s.index, scheduled ? flow : -1);
+                }
+            }
+            default -> s.permit = true;
+        }
+    }
+
+    /** Schedules a wake-up unless an earlier one is pending; returns whether it did. */
+    private boolean scheduleWake(SimThread t, long time, int cause, long flowId) {
+        if (time >= t.pendingWakeTime) {
+            return false;
+        }
+        t.pendingWakeTime = time;
+        t.wakeCause = cause;
+        t.wakeFlowId = flowId;
+        queue.add(time, Event.WAKE, t, ++t.wakeToken);
+        return true;
+    }
+
+    // ------------------------------------------------------------------ processors
+
+    /** Time slice over (or an injected preemption): off the processor, back to the run queue. */
+    private void preempt(SimThread t, boolean injected) {
+        t.preemptions++;
+        t.contextSwitches++;
+        digest.record(now, DIGEST_PREEMPT, t.index, injected ? 1 : 0, 0);
+        if (trace != null) {
+            trace.preempted(now, t.index, injected);
+        }
+        int p = t.processor;
+        t.processor = -1;
+        t.state = ThreadState.RUNNABLE;
+        t.stateSince = now;
+        handOff(p);
+        if (injected) {
+            t.heldOff = true;
+            queue.add(later(preemptionPicos), Event.READY, t, 0);
+        } else {
+            scheduler.enqueue(t.index);
+        }
+    }
+
+    /** Processor {@code p}'s thread has left it: the next ready thread gets it after a switch, or it idles. */
+    private void handOff(int p) {
+        int next = scheduler.pollReady();
+        scheduler.vacate(p);
+        if (next < 0) {
+            return;
+        }
+        long switchPicos = costs.contextSwitchPicos();
+        scheduler.processor(p).addSwitch(switchPicos);
+        dispatch(p, threads.get(next), later(switchPicos));
+    }
+
+    /** A thread that just became ready: an idle processor takes it now, or it queues. */
+    private void makeRunnable(SimThread t) {
+        t.state = ThreadState.RUNNABLE;
+        t.stateSince = now;
+        place(t);
+    }
+
+    private void place(SimThread t) {
+        int p = scheduler.lowestIdleProcessor();
+        if (p >= 0) {
+            dispatch(p, t, now);
+        } else {
+            scheduler.enqueue(t.index);
+        }
+    }
+
+    /** Puts {@code t} on idle processor {@code p}; it runs from {@code start}. */
+    private void dispatch(int p, SimThread t, long start) {
+        long begin = Math.max(start, t.stateSince);
+        long waited = begin - t.stateSince;
+        if (waited > 0) {
+            t.charge(Activity.RUNNABLE, waited);
+            if (trace != null) {
+                trace.threadActivity(t.index, Activity.RUNNABLE, t.stateSince, begin, -1);
+            }
+        }
+        t.state = ThreadState.RUNNING;
+        t.processor = p;
+        scheduler.occupy(p, t.index, begin);
+        digest.record(begin, DIGEST_DISPATCH, t.index, p, 0);
+        queue.add(begin, Event.RESUME, t, 0);
+    }
+
+    private long later(long delta) {
+        long at = now + delta;
+        return at < now ? Long.MAX_VALUE : at;
+    }
+
+    private long later(long a, long b) {
+        long delta = a + b;
+        return later(delta < a ? Long.MAX_VALUE : delta);
+    }
+
+    private BlockerStats blockerStats(Object blocker) {
+        Object key = blocker == null ? NullBlocker.INSTANCE : blocker;
+        BlockerStats stats = blockers.get(key);
+        if (stats == null) {
+            String simple = key == NullBlocker.INSTANCE ? "null" : key.getClass().getSimpleName();
+            if (simple.isEmpty()) {
+                simple = key.getClass().getName();
+            }
+            int n = blockerClassCounts.merge(simple, 1, Integer::sum) - 1;
+            stats = new BlockerStats(blockerOrder.size(), simple + "#" + n, key);
+            blockers.put(key, stats);
+            blockerOrder.add(stats);
+        }
+        return stats;
+    }
+
+    /** Stands in for a null blocker in the blocker table. */
+    private static final class NullBlocker {
+        static final NullBlocker INSTANCE = new NullBlocker();
+
+        @Override
+        public String toString() {
+            return "no blocker";
+        }
+    }
+
+    // ------------------------------------------------------------------ the end
+
+    /** Unwinds every unfinished simulated thread so that no virtual thread outlives the run. */
+    private void unwind() {
+        killing = true;
+        for (SimThread t : threads) {
+            if (t == blockedOutside && t.continuation == null) {
+                continue;
+            }
+            for (int attempt = 0; attempt < UNWIND_ATTEMPTS && !t.finished; attempt++) {
+                current = t;
+                t.resumed = true;
+                Runnable c = t.continuation;
+                if (c == null) {
+                    expecting = t;
+                    LockSupport.unpark(t.thread);
+                    expecting = null;
+                    c = t.continuation;
+                }
+                if (c == null) {
+                    break;
+                }
+                t.continuation = null;
+                try {
+                    c.run();
+                } finally {
+                    current = null;
+                }
+            }
+        }
+        interrupted.clear();
+    }
+
+    String reproduction() {
+        String machineText = MachinePresets.contains(machine.name())
+                && MachinePresets.byName(machine.name()).equals(machine)
+                ? machine.name() : machine.toString();
+        return "machine=" + machineText + (context.isEmpty() ? "" : " " + context) + " seed=" + seed + " faults="
+                + faults.describe();
+    }
+
+    private String report() {
+        StringBuilder out = new StringBuilder();
+        out.append("simulation ").append(outcome.name().toLowerCase(Locale.ROOT).replace('_', ' '))
+                .append(" at t=").append(Picos.format(now)).append(" after ").append(steps).append(" steps");
+        if (problem != null) {
+            out.append(": ").append(problem);
+        }
+        out.append('\n');
+        if (outcome != Outcome.COMPLETED) {
+            out.append("threads:\n");
+            for (SimThread t : threads) {
+                out.append("  ").append(describe(t)).append('\n');
+            }
+        }
+        out.append("reproduce: ").append(reproduction());
+        return out.toString();
+    }
+
+    private String describe(SimThread t) {
+        StringBuilder line = new StringBuilder("'").append(t.name).append("' ");
+        switch (t.state) {
+            case DONE -> line.append(t.failure == null ? "done" : "failed: " + t.failure);
+            case RUNNING -> line.append("running on cpu").append(t.processor);
+            case RUNNABLE -> line.append(t.heldOff ? "preempted (injected)" : "runnable, waiting for a processor");
+            case SLEEPING -> line.append("sleeping since ").append(Picos.format(t.stateSince));
+            case PARKED -> {
+                BlockerStats stats = blockerOrder.get(t.blockerId);
+                line.append("parked on ").append(stats.name).append(" (").append(safeToString(stats.blocker))
+                        .append(") since ").append(Picos.format(t.stateSince));
+            }
+        }
+        if (t == blockedOutside) {
+            line.append(", blocked outside the Platform");
+        }
+        return line.toString();
+    }
+
+    private static String safeToString(Object o) {
+        try {
+            return String.valueOf(o);
+        } catch (RuntimeException e) {
+            return o.getClass().getName() + " (toString threw " + e + ")";
+        }
+    }
+
+    private SimulationResult result(String report) {
+        List<ThreadMetrics> threadMetrics = new ArrayList<>(threads.size());
+        List<String> names = new ArrayList<>(threads.size());
+        for (SimThread t : threads) {
+            names.add(t.name);
+            long end = t.endPicos >= 0 ? t.endPicos : now;
+            long[] picos = t.activityPicos.clone();
+            if (t.state != ThreadState.DONE && t.state != ThreadState.RUNNING && now > t.stateSince) {
+                Activity pending = switch (t.state) {
+                    case PARKED -> Activity.PARKED;
+                    case SLEEPING -> Activity.SLEEPING;
+                    default -> Activity.RUNNABLE;
+                };
+                picos[pending.ordinal()] += now - t.stateSince;
+            }
+            threadMetrics.add(new ThreadMetrics(t.name, t.startPicos, end, picos, t.contextSwitches, t.wakeUps,
+                    t.spuriousWakeUps, t.preemptions, t.state));
+        }
+        List<ProcessorMetrics> processorMetrics = new ArrayList<>();
+        for (Processor p : scheduler.processors()) {
+            processorMetrics.add(new ProcessorMetrics(p.index(), p.busyPicos(), p.switchPicos(), now));
+        }
+        List<BlockerMetrics> blockerMetrics = new ArrayList<>();
+        List<String> blockerNames = new ArrayList<>();
+        for (BlockerStats b : blockerOrder) {
+            blockerMetrics.add(b.metrics());
+            blockerNames.add(b.name);
+        }
+        RunMetrics metrics = new RunMetrics(now, steps, threadMetrics, processorMetrics, blockerMetrics);
+        String hex = digest.hex();
+        if (trace != null) {
+            Map<String, String> meta = new LinkedHashMap<>();
+            meta.put("machine", machine.name());
+            meta.put("seed", Long.toString(seed));
+            meta.put("faults", faults.describe());
+            meta.put("context", context);
+            meta.put("outcome", outcome.name());
+            meta.put("digest", hex);
+            trace.finish(names, blockerNames, meta);
+        }
+        return new SimulationResult(outcome, now, steps, handOffs, hex, digest.events(), metrics, report,
+                Optional.ofNullable(failure), reproduction(), Optional.ofNullable(trace), machine, seed, faults);
+    }
+}

@@ -1,0 +1,129 @@
+package io.spinlab.sim.engine;
+
+import io.spinlab.sim.os.ThreadState;
+import io.spinlab.sim.trace.Activity;
+
+import java.util.Locale;
+import java.util.concurrent.Executor;
+
+/**
+ * The engine's record of one simulated thread: its virtual thread, its OS state, the
+ * {@code Platform} request it is blocked in, and its accounting. Also the virtual thread's
+ * scheduler: the JDK hands the thread's continuation to {@link #execute}.
+ */
+final class SimThread implements Executor {
+    /*
+     * Implementation notes
+     *
+     * Threading: every field except `continuation` is touched only on the engine's thread, or
+     * by the simulated thread itself while the engine is blocked running it (the same OS
+     * thread, one after the other), so plain fields suffice. `continuation` is volatile because
+     * a JDK-internal thread may resubmit a virtual thread (after monitor contention or a real
+     * timed park); that is a usage error the engine reports, but it must not corrupt memory.
+     *
+     * Requests: the simulated thread fills req* and parks; the engine reads them when the
+     * continuation returns, acts, writes reqResult/reqError and resumes the thread later.
+     */
+
+    /** Request kinds: what a simulated thread asks of the engine at a scheduling point. */
+    static final int REQ_NONE = 0;
+    static final int REQ_PAUSE = 1;
+    static final int REQ_CLOCK = 2;
+    static final int REQ_YIELD = 3;
+    static final int REQ_SLEEP = 4;
+    static final int REQ_PARK = 5;
+    static final int REQ_UNPARK = 6;
+    static final int REQ_START = 7;
+    static final int REQ_CHARGE = 8;
+
+    /** Why a parked or sleeping thread woke. */
+    static final int CAUSE_UNPARK = 0;
+    static final int CAUSE_TIMEOUT = 1;
+    static final int CAUSE_SPURIOUS = 2;
+    static final int CAUSE_INTERRUPT = 3;
+
+    final Engine engine;
+    final int index;
+    final String name;
+    final Runnable task;
+    Thread thread;
+
+    volatile Runnable continuation;
+    boolean resumed;
+    boolean finished;
+    Throwable failure;
+
+    int reqKind;
+    long reqArg;
+    Object reqObject;
+    Runnable reqTask;
+    boolean reqInterrupted;
+    long reqResult;
+    Thread reqResultThread;
+    RuntimeException reqError;
+
+    ThreadState state = ThreadState.RUNNABLE;
+    int processor = -1;
+    /** When the current non-running state began (a yield may set it slightly in the future). */
+    long stateSince;
+    boolean permit;
+    Object blocker;
+    int blockerId = -1;
+    long blockedSince;
+    long pendingWakeTime = Long.MAX_VALUE;
+    long wakeToken;
+    int wakeCause;
+    long wakeFlowId = -1;
+    boolean heldOff;
+    /** The last scheduling point was an injected preemption (the next one is exempt). */
+    boolean heldOffLast;
+
+    final long startPicos;
+    long endPicos = -1;
+    final long[] activityPicos = new long[Activity.values().length];
+    long contextSwitches;
+    long wakeUps;
+    long spuriousWakeUps;
+    long preemptions;
+
+    SimThread(Engine engine, int index, String name, Runnable task, long startPicos) {
+        this.engine = engine;
+        this.index = index;
+        this.name = name;
+        this.task = task;
+        this.startPicos = startPicos;
+    }
+
+    /** The body of the virtual thread: the task, with failures recorded instead of thrown. */
+    void body() {
+        try {
+            if (!engine.killing) {
+                task.run();
+            }
+        } catch (SimulationAbort abort) {
+            // unwound at the end of a run
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            finished = true;
+        }
+    }
+
+    /** The virtual thread's scheduler: called by the JDK with the continuation to run. */
+    @Override
+    public void execute(Runnable command) {
+        continuation = command;
+        if (engine.expecting != this) {
+            engine.unexpectedSubmit(this);
+        }
+    }
+
+    void charge(Activity activity, long picos) {
+        activityPicos[activity.ordinal()] += picos;
+    }
+
+    @Override
+    public String toString() {
+        return "'" + name + "' (" + state.name().toLowerCase(Locale.ROOT) + ")";
+    }
+}

@@ -1,0 +1,232 @@
+package io.spinlab.sim.engine;
+
+import io.spinlab.model.machine.MachineProfile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One deterministic run of real Java code on a simulated machine: virtual processors, virtual
+ * time in picoseconds, an OS scheduler model, and the machine profile's costs.
+ *
+ * <pre>{@code
+ * Simulation sim = Simulation.builder(MachinePresets.byName("skylake-i7-6700")).seed(42).build();
+ * SpinContext context = SpinContext.of(sim.platform(), Tuning.current());
+ * sim.startThread("main", () -> { ... primitives built on context ... });
+ * SimulationResult result = sim.run().requireCompleted();
+ * }</pre>
+ *
+ * <p><b>Execution.</b> Each simulated thread is a virtual thread scheduled by the engine; only
+ * one runs at a time, and it gives control back at every {@link SimulatedPlatform} call. The
+ * engine charges the call's cost to the thread's processor and resumes whichever thread's next
+ * event is earliest in (virtual time, sequence number) order. Code between two calls costs no
+ * virtual time. More threads than processors queue for a processor; a thread that has run a
+ * full time slice while others wait is preempted at its next call.
+ *
+ * <p><b>Determinism.</b> (machine, workload, tuning, seed, faults) determine the run: its
+ * {@linkplain SimulationResult#digest() event-log digest} is the same on every run and host.
+ * The engine owns the only clock and the only random generator; nothing depends on wall time
+ * or identity hashes. Code under simulation must keep to the {@code Platform} rules: wait only
+ * through it (no {@code synchronized} contention, JDK locks, {@code Thread.sleep}), take
+ * randomness from {@link SimulatedPlatform#nextRandom}, and never loop forever without a
+ * {@code Platform} call. Classes are initialized before the run ({@link Builder#initialize}),
+ * because a park inside a class initializer would pin the engine's own thread.
+ *
+ * <p><b>Endings.</b> {@link #run()} always returns: completed; deadlocked (every live thread
+ * parked, no timer pending — the report names each thread and its blocker); out of budget
+ * ({@link Budgets}); or failed (a simulated thread threw, or blocked outside the Platform).
+ * The report ends with the line that reproduces the run. Unfinished threads are unwound.
+ *
+ * <p>Requirements: JDK 25 and {@code --add-opens java.base/java.lang=ALL-UNNAMED}. A
+ * simulation runs once, from a platform thread; it is not thread-safe.
+ */
+public final class Simulation {
+    /*
+     * Implementation notes
+     *
+     * This class is the user-facing shell: configuration, initial threads, class
+     * initialization. The engine (Engine) owns all mutable run state; see its notes for the
+     * execution model, who pays which cost, and the memory-model hook.
+     *
+     * Class initialization: the primitives' classes (and any the caller names) are
+     * initialized on the caller's thread before the run. A virtual thread that parks inside a
+     * class initializer is pinned to its carrier, and the carrier here is the engine's thread:
+     * the run would hang. The production primitives never call Platform from <clinit>, so the
+     * list below is belt and braces, and it also keeps class-loading out of the measured runs.
+     */
+
+    /** Classes of the primitives, initialized before every run. */
+    private static final List<String> PRIMITIVE_CLASSES = List.of(
+            "io.spinlab.impl.spin.PauseNormalizer",
+            "io.spinlab.impl.spin.Calibration",
+            "io.spinlab.impl.spin.SampledPauseNormalizer",
+            "io.spinlab.impl.spin.OneShotPauseNormalizer",
+            "io.spinlab.impl.spin.SpinContext",
+            "io.spinlab.impl.spin.SpinWait",
+            "io.spinlab.impl.spin.SpinBeforeBlock",
+            "io.spinlab.impl.spin.SpinBeforeBlock$ScaledSpin",
+            "io.spinlab.impl.spin.SpinBeforeBlock$SpinOnceSpin",
+            "io.spinlab.impl.spin.SpinBeforeBlock$NoSpin",
+            "io.spinlab.impl.lock.WaitQueue",
+            "io.spinlab.impl.lock.WaitQueue$Waiter",
+            "io.spinlab.impl.lock.WaitQueue$Wake",
+            "io.spinlab.impl.lock.MonitorLock",
+            "io.spinlab.impl.lock.SpinLock",
+            "io.spinlab.impl.event.ManualResetEvent",
+            "io.spinlab.impl.event.CountdownEvent",
+            "io.spinlab.impl.event.Barrier",
+            "io.spinlab.impl.semaphore.SemaphoreSlim",
+            "io.spinlab.sim.engine.SimulationAbort");
+
+    private final Engine engine;
+    private final SimulatedPlatform platform;
+    private final List<Class<?>> toInitialize;
+
+    private Simulation(Builder builder) {
+        this.engine = new Engine(builder.machine, builder.seed, builder.faults, builder.budgets, builder.trace,
+                builder.traceLimit, builder.context);
+        this.platform = new SimulatedPlatform(this, engine);
+        this.toInitialize = List.copyOf(builder.initialize);
+    }
+
+    /** A builder for a run on {@code machine}: seed 0, no faults, default budgets, no trace. */
+    public static Builder builder(MachineProfile machine) {
+        return new Builder(machine);
+    }
+
+    /** The platform to build primitives on; valid inside the run. */
+    public SimulatedPlatform platform() {
+        return platform;
+    }
+
+    public MachineProfile machine() {
+        return engine.machine;
+    }
+
+    public long seed() {
+        return engine.seed;
+    }
+
+    public Faults faults() {
+        return engine.faults;
+    }
+
+    /** {@code machine=... <context> seed=... faults=...}: what reproduces this run. */
+    public String reproduction() {
+        return engine.reproduction();
+    }
+
+    /**
+     * Adds a thread that starts at virtual time 0, before {@link #run()}. Threads so added take
+     * the processors in the order they were added. Inside the run, use
+     * {@link SimulatedPlatform#startThread}.
+     *
+     * @return the simulated thread (a virtual thread; do not start, join or interrupt it from outside)
+     */
+    public Thread startThread(String name, Runnable task) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(task, "task");
+        return engine.startBeforeRun(name, task);
+    }
+
+    /** Runs until every thread has finished, a deadlock, a budget, or a failure; see the class documentation. */
+    public SimulationResult run() {
+        VirtualThreads.checkAvailable();
+        initializeClasses();
+        return engine.run();
+    }
+
+    private void initializeClasses() {
+        ClassLoader loader = Simulation.class.getClassLoader();
+        for (String name : PRIMITIVE_CLASSES) {
+            try {
+                Class.forName(name, true, loader);
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("cannot initialize " + name + " before the run", e);
+            }
+        }
+        for (Class<?> type : toInitialize) {
+            try {
+                Class.forName(type.getName(), true, type.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("cannot initialize " + type.getName() + " before the run", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Simulation[" + reproduction() + "]";
+    }
+
+    /** Configures a {@link Simulation}. Not thread-safe; {@link #build()} may be called repeatedly. */
+    public static final class Builder {
+        private final MachineProfile machine;
+        private long seed;
+        private Faults faults = Faults.none();
+        private Budgets budgets = Budgets.defaults();
+        private boolean trace;
+        private long traceLimit = 2_000_000;
+        private String context = "";
+        private final List<Class<?>> initialize = new ArrayList<>();
+
+        private Builder(MachineProfile machine) {
+            this.machine = Objects.requireNonNull(machine, "machine");
+        }
+
+        /** The seed of every random choice in the run (faults and {@code nextRandom}). */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** Faults to inject; {@link Faults#none()} by default. */
+        public Builder faults(Faults faults) {
+            this.faults = Objects.requireNonNull(faults, "faults");
+            return this;
+        }
+
+        /** Limits on virtual time, steps and wall time; {@link Budgets#defaults()} by default. */
+        public Builder budgets(Budgets budgets) {
+            this.budgets = Objects.requireNonNull(budgets, "budgets");
+            return this;
+        }
+
+        /** Record a timeline for {@link io.spinlab.sim.trace.TraceRecorder#writeChromeJson}. */
+        public Builder trace(boolean on) {
+            this.trace = on;
+            return this;
+        }
+
+        /** Most slices and instants a trace keeps (2 million by default). */
+        public Builder traceLimit(long records) {
+            if (records < 1) {
+                throw new IllegalArgumentException("traceLimit = " + records + "; allowed 1 or more");
+            }
+            this.traceLimit = records;
+            return this;
+        }
+
+        /**
+         * What else reproduces the run, for its report: typically
+         * {@code workload=mres-drain(waiters=8) tuning=current}.
+         */
+        public Builder context(String text) {
+            this.context = Objects.requireNonNull(text, "context").strip();
+            return this;
+        }
+
+        /** Classes of the code under simulation to initialize before the run. */
+        public Builder initialize(Class<?>... types) {
+            for (Class<?> type : types) {
+                initialize.add(Objects.requireNonNull(type, "type"));
+            }
+            return this;
+        }
+
+        public Simulation build() {
+            return new Simulation(this);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.spinlab.sim.engine;
+
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.trace.Picos;
+import io.spinlab.sim.trace.RunMetrics;
+import io.spinlab.sim.trace.TraceRecorder;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one simulated run produced: how it ended, the virtual time and steps it took, the
+ * event-log digest (its determinism fact), the metrics, the trace if one was recorded, and a
+ * report that says what reproduces it. Immutable except for the trace, which is finished.
+ */
+public final class SimulationResult {
+
+    private final Outcome outcome;
+    private final long endPicos;
+    private final long steps;
+    private final long handOffs;
+    private final String digest;
+    private final long digestEvents;
+    private final RunMetrics metrics;
+    private final String report;
+    private final Optional<Throwable> failure;
+    private final String reproduction;
+    private final Optional<TraceRecorder> trace;
+    private final MachineProfile machine;
+    private final long seed;
+    private final Faults faults;
+
+    SimulationResult(Outcome outcome, long endPicos, long steps, long handOffs, String digest, long digestEvents, RunMetrics metrics,
+            String report, Optional<Throwable> failure, String reproduction, Optional<TraceRecorder> trace,
+            MachineProfile machine, long seed, Faults faults) {
+        this.outcome = Objects.requireNonNull(outcome);
+        this.endPicos = endPicos;
+        this.steps = steps;
+        this.handOffs = handOffs;
+        this.digest = digest;
+        this.digestEvents = digestEvents;
+        this.metrics = metrics;
+        this.report = report;
+        this.failure = failure;
+        this.reproduction = reproduction;
+        this.trace = trace;
+        this.machine = machine;
+        this.seed = seed;
+        this.faults = faults;
+    }
+
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** True if every simulated thread finished normally. */
+    public boolean completed() {
+        return outcome == Outcome.COMPLETED;
+    }
+
+    /** Virtual time of the run's last event, in picoseconds. */
+    public long endPicos() {
+        return endPicos;
+    }
+
+    /** Scheduling events processed. */
+    public long steps() {
+        return steps;
+    }
+
+    /** Times a simulated thread ran between two scheduling points (each is a hand-off to and from the engine). */
+    public long handOffs() {
+        return handOffs;
+    }
+
+    /** SHA-256 over the canonical event log, 64 hex digits: equal digests mean identical schedules. */
+    public String digest() {
+        return digest;
+    }
+
+    /** Events that went into the digest. */
+    public long digestEvents() {
+        return digestEvents;
+    }
+
+    public RunMetrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * The run in words: outcome, time, steps, the problem if any, what every thread was doing
+     * when a run did not complete (each parked thread with its blocker), and the reproduction line.
+     */
+    public String report() {
+        return report;
+    }
+
+    /** The exception a simulated thread threw, if that ended the run. */
+    public Optional<Throwable> failure() {
+        return failure;
+    }
+
+    /** {@code machine=... <context> seed=... faults=...}: what reproduces this run. */
+    public String reproduction() {
+        return reproduction;
+    }
+
+    /** The recorded timeline, if the simulation was built with a trace. */
+    public Optional<TraceRecorder> trace() {
+        return trace;
+    }
+
+    public MachineProfile machine() {
+        return machine;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public Faults faults() {
+        return faults;
+    }
+
+    /**
+     * This result if the run completed.
+     *
+     * @throws SimulationFailedException with the report (and the thread's exception as cause) otherwise
+     */
+    public SimulationResult requireCompleted() {
+        if (!completed()) {
+            throw new SimulationFailedException(this);
+        }
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "SimulationResult[" + outcome + ", " + Picos.format(endPicos) + ", " + steps
+                + " steps, digest " + digest.substring(0, 16) + "…]";
+    }
+}

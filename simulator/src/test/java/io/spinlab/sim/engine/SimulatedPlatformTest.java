@@ -1,0 +1,395 @@
+package io.spinlab.sim.engine;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.trace.Activity;
+import io.spinlab.sim.trace.ThreadMetrics;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Engine semantics with exact expected virtual times: every figure below follows from the
+ * machine profile and the cost rules in {@code OsCosts} and {@code Engine}, to the picosecond.
+ */
+class SimulatedPlatformTest {
+
+    private static final long NS = 1_000L;
+    private static final long US = 1_000_000L;
+    private static final long MS = 1_000_000_000L;
+
+    /**
+     * 1 GHz (1 ns per cycle), a 100-cycle PAUSE (100 ns), clock read 20 ns, atomic 10 ns,
+     * context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns, sleep granularity 1.06 ms,
+     * time slice 4 ms.
+     */
+    private static MachineProfile round(int processors) {
+        return MachineProfile.builder("round")
+                .frequencyGhz(1.0)
+                .pauseCycles(100)
+                .physicalCores(processors)
+                .logicalProcessors(processors)
+                .clockReadNs(20)
+                .atomicOpNs(10)
+                .contextSwitchNs(3_000)
+                .wakeLatencyNs(5_000)
+                .yieldReadyNs(3_000)
+                .yieldIdleNs(300)
+                .sleepGranularityNs(1_060_000)
+                .timeSliceNs(4_000_000)
+                .build();
+    }
+
+    private static Simulation sim(MachineProfile machine) {
+        return Simulation.builder(machine).seed(1).build();
+    }
+
+    @Test
+    void shouldChargeExactlyNPausesWhenThreadPausesOnSkylake() {
+        MachineProfile skylake = MachinePresets.byName("skylake-i7-6700");
+        Simulation sim = sim(skylake);
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong batch = new AtomicLong();
+        AtomicLong single = new AtomicLong();
+        sim.startThread("spinner", () -> {
+            long t0 = platform.nowPicos();
+            platform.pause(1_000);
+            long t1 = platform.nowPicos();
+            for (int i = 0; i < 1_000; i++) {
+                platform.pause(1);
+            }
+            long t2 = platform.nowPicos();
+            batch.set(t1 - t0);
+            single.set(t2 - t1);
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        // 140 cycles at 3.4 GHz = 41.176470... ns, rounded once to 41,176 ps.
+        assertThat(skylake.picosPerPause()).isEqualTo(41_176);
+        assertThat(batch.get()).isEqualTo(1_000 * 41_176L).isEqualTo(skylake.pausePicos(1_000));
+        assertThat(single.get()).isEqualTo(batch.get());
+        assertThat(result.endPicos()).isEqualTo(2_000 * 41_176L);
+        assertThat(result.metrics().thread("spinner").picos(Activity.SPINNING)).isEqualTo(2_000 * 41_176L);
+    }
+
+    @Test
+    void shouldChargeOneCycleWhenPauseCostsNothing() {
+        MachineProfile free = round(1).withPauseCycles(0);
+        Simulation sim = sim(free);
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong elapsed = new AtomicLong();
+        sim.startThread("spinner", () -> {
+            long t0 = platform.nowPicos();
+            platform.pause(1_000_000);
+            elapsed.set(platform.nowPicos() - t0);
+        });
+
+        sim.run().requireCompleted();
+
+        assertThat(elapsed.get()).isEqualTo(1 * NS);
+    }
+
+    @Test
+    void shouldShareOneProcessorByTimeSlicesWhenTwoThreadsSpin() {
+        Simulation sim = sim(round(1));
+        SimulatedPlatform platform = sim.platform();
+        Runnable tenMillis = () -> {
+            for (int i = 0; i < 10; i++) {
+                platform.pause(10_000); // 1 ms
+            }
+        };
+        sim.startThread("a", tenMillis);
+        sim.startThread("b", tenMillis);
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        // a: 0-4 ms, b: 4.003-8.003, a: 8.006-12.006, b: 12.009-16.009, a: 16.012-18.012, b: 18.015-20.015.
+        ThreadMetrics a = result.metrics().thread("a");
+        ThreadMetrics b = result.metrics().thread("b");
+        assertThat(a.endPicos()).isEqualTo(18 * MS + 12 * US);
+        assertThat(b.endPicos()).isEqualTo(20 * MS + 15 * US);
+        assertThat(a.picos(Activity.SPINNING)).isEqualTo(10 * MS);
+        assertThat(a.picos(Activity.RUNNABLE)).isEqualTo(8 * MS + 12 * US);
+        assertThat(b.picos(Activity.RUNNABLE)).isEqualTo(10 * MS + 15 * US);
+        assertThat(a.preemptions()).isEqualTo(2);
+        assertThat(b.preemptions()).isEqualTo(2);
+        assertThat(a.accountedPicos()).isEqualTo(a.endPicos() - a.startPicos());
+        assertThat(b.accountedPicos()).isEqualTo(b.endPicos() - b.startPicos());
+        assertThat(result.metrics().processors().get(0).switchPicos()).isEqualTo(5 * 3 * US);
+    }
+
+    @Test
+    void shouldQueueThreadsWhenMoreThreadsThanProcessors() {
+        Simulation sim = sim(round(2));
+        SimulatedPlatform platform = sim.platform();
+        for (String name : new String[] {"t0", "t1", "t2"}) {
+            sim.startThread(name, () -> platform.pause(10_000));
+        }
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(result.metrics().thread("t0").endPicos()).isEqualTo(1 * MS);
+        assertThat(result.metrics().thread("t1").endPicos()).isEqualTo(1 * MS);
+        // t2 takes cpu0 when t0 ends, after a context switch.
+        assertThat(result.metrics().thread("t2").endPicos()).isEqualTo(2 * MS + 3 * US);
+        assertThat(result.metrics().thread("t2").picos(Activity.RUNNABLE)).isEqualTo(1 * MS + 3 * US);
+    }
+
+    @Test
+    void shouldWakeAfterWakeLatencyWhenUnparked() {
+        Simulation sim = sim(round(2));
+        SimulatedPlatform platform = sim.platform();
+        Object gate = new Object();
+        AtomicLong wokeAt = new AtomicLong();
+        AtomicLong unparkerAfter = new AtomicLong();
+        Thread sleeper = sim.startThread("parker", () -> {
+            platform.park(gate);
+            wokeAt.set(platform.nowPicos());
+        });
+        sim.startThread("unparker", () -> {
+            platform.pause(1_000); // 100 µs
+            platform.unpark(sleeper);
+            unparkerAfter.set(platform.nowPicos());
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(wokeAt.get()).isEqualTo(100 * US + 5 * US);
+        assertThat(unparkerAfter.get()).isEqualTo(100 * US + 10 * NS);
+        ThreadMetrics parker = result.metrics().thread("parker");
+        assertThat(parker.picos(Activity.PARKED)).isEqualTo(105 * US);
+        assertThat(parker.wakeUps()).isEqualTo(1);
+        assertThat(result.metrics().blockers()).singleElement().satisfies(b -> {
+            assertThat(b.name()).isEqualTo("Object#0");
+            assertThat(b.waits()).isEqualTo(1);
+            assertThat(b.maxWaiters()).isEqualTo(1);
+            assertThat(b.totalWaitPicos()).isEqualTo(105 * US);
+        });
+    }
+
+    @Test
+    void shouldReturnAtOnceWhenParkFindsPermit() {
+        Simulation sim = sim(round(1));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong elapsed = new AtomicLong();
+        sim.startThread("self", () -> {
+            platform.unpark(Thread.currentThread());
+            long t0 = platform.nowPicos();
+            platform.park(this);
+            elapsed.set(platform.nowPicos() - t0);
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(elapsed.get()).isEqualTo(10 * NS);
+        assertThat(result.metrics().blockers()).isEmpty();
+    }
+
+    @Test
+    void shouldCostIdleYieldWhenNoThreadIsReady() {
+        Simulation sim = sim(round(2));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong elapsed = new AtomicLong();
+        sim.startThread("yielder", () -> {
+            long t0 = platform.nowPicos();
+            platform.yieldThread();
+            platform.sleep(0);
+            elapsed.set(platform.nowPicos() - t0);
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(elapsed.get()).isEqualTo(2 * 300 * NS);
+        assertThat(result.metrics().thread("yielder").picos(Activity.YIELDING)).isEqualTo(600 * NS);
+        assertThat(result.metrics().thread("yielder").contextSwitches()).isZero();
+    }
+
+    @Test
+    void shouldSwitchToReadyThreadWhenYielding() {
+        Simulation sim = sim(round(1));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong yieldReturned = new AtomicLong();
+        AtomicLong otherStarted = new AtomicLong();
+        sim.startThread("yielder", () -> {
+            platform.yieldThread();
+            yieldReturned.set(platform.nowPicos());
+        });
+        sim.startThread("other", () -> {
+            otherStarted.set(platform.nowPicos());
+            platform.pause(10); // 1 µs
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(otherStarted.get()).isEqualTo(3 * US);
+        // other ends at 4 µs; the yielder gets the processor back after a context switch.
+        assertThat(yieldReturned.get()).isEqualTo(7 * US);
+        ThreadMetrics yielder = result.metrics().thread("yielder");
+        assertThat(yielder.picos(Activity.YIELDING)).isEqualTo(3 * US);
+        assertThat(yielder.picos(Activity.RUNNABLE)).isEqualTo(4 * US);
+        assertThat(yielder.contextSwitches()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRoundSleepsUpToTimerGranularity() {
+        Simulation sim = sim(round(1));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong oneMs = new AtomicLong();
+        AtomicLong oneAndHalfMs = new AtomicLong();
+        sim.startThread("sleeper", () -> {
+            long t0 = platform.nowPicos();
+            platform.sleep(1_000_000);
+            long t1 = platform.nowPicos();
+            platform.sleep(1_500_000);
+            long t2 = platform.nowPicos();
+            oneMs.set(t1 - t0);
+            oneAndHalfMs.set(t2 - t1);
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(oneMs.get()).isEqualTo(1 * MS + 60 * US);
+        assertThat(oneAndHalfMs.get()).isEqualTo(2 * MS + 120 * US);
+        assertThat(result.metrics().thread("sleeper").picos(Activity.SLEEPING)).isEqualTo(3 * MS + 180 * US);
+    }
+
+    @Test
+    void shouldSleepWholeTimerTicksWhenMachineRunsWindows() {
+        Simulation sim = sim(MachinePresets.byName("windows-skylake-i7-6700"));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong elapsed = new AtomicLong();
+        sim.startThread("sleeper", () -> {
+            long t0 = platform.nowPicos();
+            platform.sleep(1_000_000);
+            elapsed.set(platform.nowPicos() - t0);
+        });
+
+        sim.run().requireCompleted();
+
+        assertThat(elapsed.get()).isEqualTo(15_625 * US);
+    }
+
+    @Test
+    void shouldTimeOutTimedParkAfterTimeoutPlusWakeLatency() {
+        Simulation sim = sim(round(1));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong elapsed = new AtomicLong();
+        sim.startThread("timed", () -> {
+            long t0 = platform.nowPicos();
+            platform.parkNanos(this, 10_000);
+            elapsed.set(platform.nowPicos() - t0);
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(elapsed.get()).isEqualTo(10 * US + 5 * US);
+        assertThat(result.metrics().thread("timed").wakeUps()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldIgnoreTimeoutWhenTimedParkIsUnparkedFirst() {
+        Simulation sim = sim(round(2));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong firstWake = new AtomicLong();
+        AtomicLong secondWake = new AtomicLong();
+        Thread parker = sim.startThread("timed", () -> {
+            platform.parkNanos(this, 10_000);
+            firstWake.set(platform.nowPicos());
+            platform.park(this); // must not be woken by the stale 10 µs timeout
+            secondWake.set(platform.nowPicos());
+        });
+        sim.startThread("unparker", () -> {
+            platform.pause(20); // 2 µs
+            platform.unpark(parker);
+            platform.pause(1_000); // to 102.01 µs
+            platform.unpark(parker);
+        });
+
+        sim.run().requireCompleted();
+
+        assertThat(firstWake.get()).isEqualTo(7 * US);
+        assertThat(secondWake.get()).isEqualTo(102 * US + 10 * NS + 5 * US);
+    }
+
+    @Test
+    void shouldChargeClockReadWhenReadingNanoTime() {
+        Simulation sim = sim(round(1));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong first = new AtomicLong();
+        AtomicLong second = new AtomicLong();
+        sim.startThread("reader", () -> {
+            platform.pause(1); // 100 ns
+            first.set(platform.nanoTime());
+            second.set(platform.nanoTime());
+        });
+
+        sim.run().requireCompleted();
+
+        assertThat(first.get()).isEqualTo(100);
+        assertThat(second.get()).isEqualTo(120);
+        assertThat(platform.processorCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldStartChildOnIdleProcessorWhenThreadStartsThread() {
+        Simulation sim = sim(round(2));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong childStarted = new AtomicLong();
+        AtomicLong parentAfter = new AtomicLong();
+        AtomicReference<String> childName = new AtomicReference<>();
+        sim.startThread("parent", () -> {
+            platform.pause(10); // 1 µs
+            platform.startThread("child", () -> {
+                childStarted.set(platform.nowPicos());
+                childName.set(Thread.currentThread().getName());
+            });
+            parentAfter.set(platform.nowPicos());
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(childStarted.get()).isEqualTo(1 * US);
+        assertThat(parentAfter.get()).isEqualTo(1 * US + 3 * US);
+        assertThat(childName.get()).isEqualTo("child");
+        assertThat(result.metrics().threads()).hasSize(2);
+    }
+
+    @Test
+    void shouldCountMaxSimultaneousWaitersPerBlocker() {
+        Simulation sim = sim(round(4));
+        SimulatedPlatform platform = sim.platform();
+        Object gate = new Object();
+        Thread[] waiters = new Thread[3];
+        for (int i = 0; i < 3; i++) {
+            waiters[i] = sim.startThread("waiter-" + i, () -> platform.park(gate));
+        }
+        sim.startThread("releaser", () -> {
+            platform.pause(10);
+            for (Thread w : waiters) {
+                platform.unpark(w);
+            }
+        });
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(result.metrics().blocker("Object#0").maxWaiters()).isEqualTo(3);
+        assertThat(result.metrics().blocker("Object#0").waits()).isEqualTo(3);
+        for (ThreadMetrics t : result.metrics().threads()) {
+            assertThat(t.accountedPicos()).as(t.name()).isEqualTo(t.endPicos() - t.startPicos());
+        }
+    }
+
+    @Test
+    void shouldRejectPlatformCallsFromOutsideTheSimulation() {
+        Simulation sim = sim(round(1));
+
+        assertThatThrownBy(() -> sim.platform().nanoTime())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not the running thread of this simulation");
+    }
+}

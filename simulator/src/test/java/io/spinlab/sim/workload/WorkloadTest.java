@@ -1,0 +1,60 @@
+package io.spinlab.sim.workload;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.tuning.Tuning;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One workload, two platforms: the same code and result type on real threads and in the simulator. */
+class WorkloadTest {
+
+    @Test
+    void shouldRunPingPongOnHardwareWhenGivenRealThreads() throws InterruptedException {
+        WorkloadResult result = WorkloadRunner.onHardware(new MresPingPong(200), Tuning.current());
+
+        assertThat(result.workload()).isEqualTo("mres-ping-pong");
+        assertThat(result.platform()).isEqualTo("hardware");
+        assertThat(result.operations()).isEqualTo(200);
+        assertThat(result.elapsedNanos()).isPositive();
+        assertThat(result.opsPerMs()).isPositive();
+    }
+
+    @Test
+    void shouldRunPingPongInSimulatorWhenGivenVirtualThreads() {
+        SimulatedRun run = WorkloadRunner.simulate(new MresPingPong(200), Tuning.current(),
+                MachinePresets.byName("skylake-i7-6700"), 1);
+
+        WorkloadResult result = run.result();
+        assertThat(result.workload()).isEqualTo("mres-ping-pong");
+        assertThat(result.platform()).isEqualTo("simulated(skylake-i7-6700, seed 1)");
+        assertThat(result.operations()).isEqualTo(200);
+        assertThat(result.elapsedNanos()).isPositive();
+        assertThat(run.simulation().metrics().threads()).extracting(t -> t.name()).containsExactly("main", "pong");
+        assertThat(run.simulation().reproduction())
+                .isEqualTo("machine=skylake-i7-6700 workload=mres-ping-pong(rounds=200) tuning=current seed=1 "
+                        + "faults=none");
+    }
+
+    @Test
+    void shouldRunDrainWorkloadOnHardwareWhenGivenRealThreads() throws InterruptedException {
+        WorkloadResult result = WorkloadRunner.onHardware(new MresWaitDrainRate(3, 50, 2, 0), Tuning.current());
+
+        assertThat(result.operations()).isEqualTo(150);
+        assertThat(result.opsPerMs()).isPositive();
+    }
+
+    @Test
+    void shouldScoreWaiterWakeUpsWhenDrainRunsInSimulator() {
+        MresWaitDrainRate drain = MresWaitDrainRate.atMultiple(1, 8, 10, 2);
+
+        SimulatedRun run = WorkloadRunner.simulate(drain, Tuning.current(), MachinePresets.byName("skylake-i7-6700"),
+                3);
+
+        assertThat(drain.waiters()).isEqualTo(8);
+        assertThat(run.result().operations()).isEqualTo(80);
+        assertThat(run.opsPerMs()).isPositive();
+        System.out.println(run.result());
+        System.out.println(run.simulation().metrics().table());
+    }
+}
