@@ -23,12 +23,8 @@ public record HuntCase(String workload, MachineProfile machine, double multiplie
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%s on %s (PAUSE %d cycles, %d processors), %s×P = %d threads, %d rounds, "
-                        + "seed %d", workload, machine.name(), machine.pauseCycles(), machine.logicalProcessors(),
-                trim(multiplier), threads(), rounds, seed);
-    }
-
-    private static String trim(double value) {
-        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+        return String.format(Locale.ROOT, "%s on %s (PAUSE %d cycles, %d processors), seed %d",
+                HuntWorkloads.create(this).describe(), machine.name(), machine.pauseCycles(),
+                machine.logicalProcessors(), seed);
     }
 }
