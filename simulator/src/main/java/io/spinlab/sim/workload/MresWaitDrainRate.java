@@ -6,7 +6,8 @@ import io.spinlab.model.platform.Platform;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.TimeUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * SpinPerf's MresWaitDrainRate: one setter sets an event, all N waiters must observe it, and
@@ -17,10 +18,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Rounds alternate between two events ({@code go[round & 1]}) so that a fast waiter
  * starting round r + 1 cannot pass on round r's still-set event; a third event releases the
- * setter. The first {@code warmupRounds} rounds (PAUSE measurement, first blocks) are not
- * measured.
+ * setter. With {@code delay}, the setter busy-waits that long before each set.
  */
-public final class MresWaitDrainRate implements Workload {
+public final class MresWaitDrainRate extends WindowedWorkload {
     /*
      * Implementation notes
      *
@@ -29,94 +29,74 @@ public final class MresWaitDrainRate implements Workload {
      * to zero restores it to N, resets go[e], then sets released. The setter resets released
      * and starts round r + 1 on go[1 - e], which the last waiter of round r - 1 reset before
      * it released the setter, so no waiter of round r + 1 passes before the set.
+     *
+     * Ending: the setter decides. When the window is over it sets `finished`, then go[e] of the
+     * round it would have started; every waiter is waiting on that event (all finished the
+     * previous round), sees `finished` and returns without counting. A waiter reads `finished`
+     * before its decrement, and the setter decides only after every decrement of the round, so
+     * no waiter leaves a round half done.
      */
 
-    private static final long JOIN_TIMEOUT_SECONDS = 600;
+    public static final String NAME = "mres-wait-drain-rate";
 
-    private final int waiters;
-    private final int rounds;
-    private final int warmupRounds;
+    static final WorkloadType TYPE = new WorkloadType(NAME,
+            "a setter sets an event, all N waiters observe it, the last resets it and releases the setter; "
+                    + "wake-ups/ms",
+            parameterList(DELAY), p -> new MresWaitDrainRate(p.threads("threads"), p.nanos("delay"), p.window()));
+
     private final long delayBeforeSetNanos;
 
     /**
-     * @param waiters             waiting threads, at least 1
-     * @param rounds              measured rounds, at least 1
-     * @param warmupRounds        unmeasured rounds first, 0 or more
+     * @param waiters             waiting threads
      * @param delayBeforeSetNanos busy delay before each set (SpinPerf's 1 µs variant), 0 for none
+     * @param window              warm-up and measured window
      */
-    public MresWaitDrainRate(int waiters, int rounds, int warmupRounds, long delayBeforeSetNanos) {
-        if (waiters < 1 || rounds < 1 || warmupRounds < 0 || delayBeforeSetNanos < 0) {
-            throw new IllegalArgumentException("waiters = " + waiters + ", rounds = " + rounds + ", warmupRounds = "
-                    + warmupRounds + ", delayBeforeSetNanos = " + delayBeforeSetNanos
-                    + "; allowed waiters >= 1, rounds >= 1, warmupRounds >= 0, delay >= 0");
-        }
-        this.waiters = waiters;
-        this.rounds = rounds;
-        this.warmupRounds = warmupRounds;
-        this.delayBeforeSetNanos = delayBeforeSetNanos;
-    }
-
-    /** Waiters = round(multiplier × processors), at least 1, as the published tables count threads. */
-    public static MresWaitDrainRate atMultiple(double multiplier, int processors, int rounds, int warmupRounds) {
-        int count = (int) Math.max(1, Math.round(multiplier * processors));
-        return new MresWaitDrainRate(count, rounds, warmupRounds, 0);
-    }
-
-    public int waiters() {
-        return waiters;
+    public MresWaitDrainRate(ThreadCount waiters, long delayBeforeSetNanos, Window window) {
+        super(waiters, window);
+        this.delayBeforeSetNanos = Durations.check("delay", delayBeforeSetNanos);
     }
 
     @Override
     public String name() {
-        return "mres-drain";
+        return NAME;
     }
 
     @Override
-    public String parameters() {
-        return "waiters=" + waiters + ",rounds=" + rounds + ",warmup=" + warmupRounds
-                + (delayBeforeSetNanos > 0 ? ",delay=" + delayBeforeSetNanos + "ns" : "");
+    protected Map<String, String> settings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("delay", Durations.format(delayBeforeSetNanos));
+        return s;
     }
 
     @Override
     public WorkloadResult run(SpinContext context) throws InterruptedException {
         Platform platform = context.platform();
+        int waiters = threads().resolve(context.processorCount());
         Round round = new Round(context, waiters);
-        int total = warmupRounds + rounds;
-        WorkerGroup group = new WorkerGroup(context, waiters);
+        MeasuredRun run = new MeasuredRun(context, window(), waiters + 1);
+        run.metric("threads", waiters);
         for (int w = 0; w < waiters; w++) {
-            group.start("waiter-" + w, () -> {
-                for (int r = 0; r < total; r++) {
-                    round.awaitAndCount(r);
+            run.start("waiter-" + w, slot -> {
+                for (int r = 0; round.awaitAndCount(r, run.counters(), slot); r++) {
+                    // each round counted in awaitAndCount
                 }
             });
         }
-        long start = 0;
-        for (int r = 0; r < total; r++) {
-            if (r == warmupRounds) {
-                start = platform.nanoTime();
+        run.start("setter", slot -> {
+            int r = 0;
+            while (run.running()) {
+                if (delayBeforeSetNanos > 0) {
+                    Work.busy(platform, delayBeforeSetNanos);
+                }
+                round.go[r & 1].set();
+                round.released.await();
+                round.released.reset();
+                r++;
             }
-            if (delayBeforeSetNanos > 0) {
-                delay(platform);
-            }
+            round.finished = true;
             round.go[r & 1].set();
-            round.released.await();
-            round.released.reset();
-        }
-        long elapsed = platform.nanoTime() - start;
-        group.join(JOIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        return new WorkloadResult(name(), parameters(), platform.toString(), (long) waiters * rounds, elapsed);
-    }
-
-    private void delay(Platform platform) {
-        long until = platform.nanoTime() + delayBeforeSetNanos;
-        while (platform.nanoTime() - until < 0) {
-            platform.pause(1);
-        }
-    }
-
-    @Override
-    public String toString() {
-        return describe();
+        });
+        return run.measure(this, () -> { });
     }
 
     /** The events and the countdown shared by one run. */
@@ -125,6 +105,7 @@ public final class MresWaitDrainRate implements Workload {
         final ManualResetEvent released;
         final int waiters;
         volatile int remaining;
+        volatile boolean finished;
 
         Round(SpinContext context, int waiters) {
             this.go = new ManualResetEvent[] {new ManualResetEvent(context), new ManualResetEvent(context)};
@@ -133,14 +114,20 @@ public final class MresWaitDrainRate implements Workload {
             this.remaining = waiters;
         }
 
-        void awaitAndCount(int r) throws InterruptedException {
+        /** Waits for round {@code r}; false when the setter has finished instead. */
+        boolean awaitAndCount(int r, OpCounters counters, int slot) throws InterruptedException {
             ManualResetEvent event = go[r & 1];
             event.await();
+            if (finished) {
+                return false;
+            }
+            counters.increment(slot);
             if ((int) REMAINING.getAndAdd(this, -1) == 1) {
                 remaining = waiters;
                 event.reset();
                 released.set();
             }
+            return true;
         }
 
         // VarHandle mechanics

@@ -1,6 +1,9 @@
 package io.spinlab.sim.workload;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -11,9 +14,11 @@ import java.util.Objects;
  * @param platform     where it ran ({@code hardware}, {@code simulated(skylake-i7-6700, seed 1)})
  * @param operations   operations counted in the measured interval (what the score counts)
  * @param elapsedNanos the measured interval on the platform's clock (virtual in the simulator)
+ * @param metrics      further figures by name, in the workload's order (e.g. {@code threads},
+ *                     or an event stress run's {@code eventsRead}, {@code eventsDropped}); may be empty
  */
 public record WorkloadResult(String workload, String parameters, String platform, long operations,
-                             long elapsedNanos) {
+                             long elapsedNanos, Map<String, Double> metrics) {
 
     public WorkloadResult {
         Objects.requireNonNull(workload, "workload");
@@ -25,6 +30,12 @@ public record WorkloadResult(String workload, String parameters, String platform
         if (elapsedNanos < 0) {
             throw new IllegalArgumentException("elapsedNanos = " + elapsedNanos + " is negative");
         }
+        metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+    }
+
+    /** A result without further figures. */
+    public WorkloadResult(String workload, String parameters, String platform, long operations, long elapsedNanos) {
+        this(workload, parameters, platform, operations, elapsedNanos, Map.of());
     }
 
     /** The score: operations per millisecond of the platform's clock (0 for an empty interval). */
@@ -32,9 +43,23 @@ public record WorkloadResult(String workload, String parameters, String platform
         return elapsedNanos == 0 ? 0 : operations * 1_000_000.0 / elapsedNanos;
     }
 
+    /**
+     * A further figure by name.
+     *
+     * @throws IllegalArgumentException if this result has no such figure, listing the ones it has
+     */
+    public double metric(String name) {
+        Double value = metrics.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("no metric '" + name + "' in " + workload + "; it has: "
+                    + (metrics.isEmpty() ? "none" : String.join(", ", metrics.keySet())));
+        }
+        return value;
+    }
+
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%s(%s) on %s: %d ops in %.3f ms = %.1f ops/ms", workload, parameters,
-                platform, operations, elapsedNanos / 1e6, opsPerMs());
+        return String.format(Locale.ROOT, "%s(%s) on %s: %d ops in %.3f ms = %.1f ops/ms%s", workload, parameters,
+                platform, operations, elapsedNanos / 1e6, opsPerMs(), metrics.isEmpty() ? "" : " " + metrics);
     }
 }

@@ -13,6 +13,8 @@ import io.spinlab.model.platform.Platform;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.trace.ThreadMetrics;
 import io.spinlab.sim.workload.MresWaitDrainRate;
+import io.spinlab.sim.workload.ThreadCount;
+import io.spinlab.sim.workload.Window;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.WorkerGroup;
 import io.spinlab.sim.workload.WorkloadRunner;
@@ -88,14 +90,14 @@ class PrimitivesUnderFaultsTest {
     @ParameterizedTest(name = "tuning {0}")
     @MethodSource("tunings")
     void shouldDrainEveryRoundWhenFaultsAreInjected(String tuning) {
-        MresWaitDrainRate drain = new MresWaitDrainRate(6, 5, 0, 0);
+        MresWaitDrainRate drain = new MresWaitDrainRate(ThreadCount.ofAbsolute(6), 0, new Window(0, 100_000));
         long injected = 0;
         for (long seed = 0; seed < SEEDS; seed++) {
             SimulatedRun run = WorkloadRunner.simulate(drain, Tuning.parse(tuning),
                     Simulation.builder(MACHINE).seed(seed).faults(FAULTS).budgets(BUDGETS));
 
             assertThat(run.simulation().outcome()).as(run.simulation().report()).isEqualTo(Outcome.COMPLETED);
-            assertThat(run.result().operations()).isEqualTo(30);
+            assertThat(run.result().operations()).isPositive();
             for (ThreadMetrics t : run.simulation().metrics().threads()) {
                 injected += t.spuriousWakeUps() + t.preemptions();
             }

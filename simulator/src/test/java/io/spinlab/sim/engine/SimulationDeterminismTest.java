@@ -5,6 +5,8 @@ import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.workload.MresWaitDrainRate;
 import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.ThreadCount;
+import io.spinlab.sim.workload.Window;
 import io.spinlab.sim.workload.WorkloadRunner;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SimulationDeterminismTest {
 
     private static final MachineProfile SKYLAKE = MachinePresets.byName("skylake-i7-6700");
-    private static final MresWaitDrainRate DRAIN = new MresWaitDrainRate(12, 8, 1, 0);
+    private static final MresWaitDrainRate DRAIN = new MresWaitDrainRate(ThreadCount.ofAbsolute(12), 0,
+            new Window(20_000, 100_000));
 
     private static SimulatedRun drain(long seed, Faults faults) {
         return WorkloadRunner.simulate(DRAIN, Tuning.current(), Simulation.builder(SKYLAKE).seed(seed).faults(faults));

@@ -19,7 +19,7 @@ class MresDrainFidelityTest {
     @Test
     void shouldScoreLowerWithProcessorScaledSpinWhenSkylakeRunsOneWaiterPerProcessor() {
         MachineProfile skylake = MachinePresets.byName("skylake-i7-6700");
-        MresWaitDrainRate drain = MresWaitDrainRate.atMultiple(1, skylake.logicalProcessors(), 20, 2);
+        MresWaitDrainRate drain = new MresWaitDrainRate(ThreadCount.ofMultiple(1), 0, new Window(20_000, 200_000));
         Tuning procScaled = Tuning.parse("current,spin=proc-scaled,pause=raw");
 
         SimulatedRun scaled = WorkloadRunner.simulate(drain, procScaled, skylake, 1);

@@ -1,0 +1,189 @@
+package io.spinlab.sim.workload;
+
+import io.spinlab.impl.event.ManualResetEvent;
+import io.spinlab.impl.pool.ThreadPool;
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.platform.Platform;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The thread-pool QUWI ("QueueUserWorkItem") benchmark of dotnet/coreclr #9234: each of
+ * {@code drivers} threads outside the pool queues a chain of {@code depth} work items, each
+ * item queueing the next, waits for the last, and starts again. Score: work items per ms (the
+ * published tables give work items per second: × 1,000).
+ *
+ * <p>Modes, as the published matrix: {@code global} ("no queues": every link goes to the
+ * pool's global queue, the queue the {@code global-queue} knob selects) and {@code local}
+ * ("queue local": links queued from a worker go to that worker's local queue; only the first
+ * item of each chain passes through the global queue). {@code drivers=serial} is one driver.
+ * The pool has the default settings (processor-count workers at first).
+ */
+public final class Quwi implements Workload {
+
+    public static final String NAME = "quwi";
+    /** The chain depths of the published matrix. */
+    public static final List<Integer> PUBLISHED_DEPTHS = List.of(1, 2, 16, 64, 512);
+    /** The driver counts of the published matrix (1 = Serial). */
+    public static final List<Integer> PUBLISHED_DRIVERS = List.of(1, 2, 16, 64, 512);
+    /** Most drivers or links per chain. */
+    public static final int MAX = 100_000;
+
+    /** Where the links of a chain are queued. */
+    public enum Mode {
+        /** Every link through the global queue ({@code forceGlobal}). */
+        GLOBAL,
+        /** Links queued from a worker go to its local queue. */
+        LOCAL;
+
+        /** The parameter text: {@code global} or {@code local}. */
+        public String text() {
+            return this == GLOBAL ? "global" : "local";
+        }
+    }
+
+    static final WorkloadType TYPE = new WorkloadType(NAME,
+            "drivers outside the pool queue chains of work items, each queueing the next; work items/ms",
+            List.of(new WorkloadType.Parameter("drivers", "serial",
+                            "threads outside the pool that queue chains: serial (1) or 1.." + MAX),
+                    new WorkloadType.Parameter("depth", "16", "work items per chain, 1.." + MAX),
+                    new WorkloadType.Parameter("mode", "global",
+                            "global (every link through the global queue) or local (links to the worker's queue)"),
+                    WindowedWorkload.WARMUP, WindowedWorkload.WINDOW),
+            p -> new Quwi(parseDrivers(p.text("drivers")), p.whole("depth", 1, MAX),
+                    p.choice("mode", List.of("global", "local")).equals("global") ? Mode.GLOBAL : Mode.LOCAL,
+                    p.window()));
+
+    private final int drivers;
+    private final int depth;
+    private final Mode mode;
+    private final Window window;
+
+    /**
+     * @param drivers threads queueing chains, 1..{@value #MAX}
+     * @param depth   work items per chain, 1..{@value #MAX}
+     * @param mode    where links are queued
+     * @param window  warm-up and measured window
+     */
+    public Quwi(int drivers, int depth, Mode mode, Window window) {
+        if (drivers < 1 || drivers > MAX || depth < 1 || depth > MAX) {
+            throw new IllegalArgumentException("drivers = " + drivers + ", depth = " + depth + "; valid: drivers 1.."
+                    + MAX + " (serial = 1), depth 1.." + MAX);
+        }
+        this.drivers = drivers;
+        this.depth = depth;
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.window = Objects.requireNonNull(window, "window");
+    }
+
+    private static int parseDrivers(String text) {
+        if (text.equals("serial")) {
+            return 1;
+        }
+        try {
+            int n = Integer.parseInt(text);
+            if (n >= 1 && n <= MAX) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // falls through
+        }
+        throw new IllegalArgumentException(NAME + ": drivers = '" + text + "' is not valid; valid: serial or a whole "
+                + "number 1.." + MAX);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    public int drivers() {
+        return drivers;
+    }
+
+    public int depth() {
+        return depth;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    @Override
+    public String parameters() {
+        return "drivers=" + (drivers == 1 ? "serial" : Integer.toString(drivers)) + ",depth=" + depth + ",mode="
+                + mode.text() + "," + window.parameters();
+    }
+
+    @Override
+    public WorkloadResult run(SpinContext context) throws InterruptedException {
+        Platform platform = context.platform();
+        ThreadPool pool = ThreadPool.builder(context).name("quwi").build();
+        MeasuredRun run = new MeasuredRun(context, window, drivers);
+        run.metric("drivers", drivers);
+        for (int d = 0; d < drivers; d++) {
+            run.start("driver-" + d, slot -> {
+                ManualResetEvent done = new ManualResetEvent(context);
+                while (run.running()) {
+                    done.reset();
+                    pool.execute(new Link(pool, depth, done, mode == Mode.GLOBAL));
+                    done.await();
+                    run.counters().add(slot, depth);
+                    Work.tick(platform);
+                }
+            });
+        }
+        WorkloadResult result = run.measure(this, () -> { });
+        pool.shutdown();
+        if (!pool.awaitTermination(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the pool did not terminate after the run: " + pool);
+        }
+        return result;
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Quwi q && q.describe().equals(describe());
+    }
+
+    @Override
+    public int hashCode() {
+        return describe().hashCode();
+    }
+
+    /** One work item of a chain: queues the next, or ends the chain. */
+    private static final class Link implements Runnable {
+        private final ThreadPool pool;
+        private final int remaining;
+        private final ManualResetEvent done;
+        private final boolean global;
+
+        Link(ThreadPool pool, int remaining, ManualResetEvent done, boolean global) {
+            this.pool = pool;
+            this.remaining = remaining;
+            this.done = done;
+            this.global = global;
+        }
+
+        @Override
+        public void run() {
+            if (remaining <= 1) {
+                done.set();
+                return;
+            }
+            Link next = new Link(pool, remaining - 1, done, global);
+            if (global) {
+                pool.executeGlobal(next);
+            } else {
+                pool.execute(next);
+            }
+        }
+    }
+}

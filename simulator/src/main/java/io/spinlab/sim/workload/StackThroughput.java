@@ -1,0 +1,58 @@
+package io.spinlab.sim.workload;
+
+import io.spinlab.impl.collections.ConcurrentStack;
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.platform.Platform;
+
+/**
+ * SpinPerf's ConcurrentStackThroughput: N threads each push an element onto one shared
+ * {@link ConcurrentStack} and pop one, with a tick after each operation. Score: successful
+ * operations (pushes plus non-empty pops) per ms. A pop that loses a race backs off through
+ * the platform, so contention shows where CAS races happen.
+ */
+public final class StackThroughput extends WindowedWorkload {
+
+    public static final String NAME = "stack-throughput";
+
+    static final WorkloadType TYPE = new WorkloadType(NAME,
+            "N threads push to and pop from one concurrent stack; operations/ms",
+            parameterList(), p -> new StackThroughput(p.threads("threads"), p.window()));
+
+    private static final Object ELEMENT = new Object();
+
+    /**
+     * @param threads pushing and popping threads
+     * @param window  warm-up and measured window
+     */
+    public StackThroughput(ThreadCount threads, Window window) {
+        super(threads, window);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public WorkloadResult run(SpinContext context) throws InterruptedException {
+        Platform platform = context.platform();
+        int threads = threads().resolve(context.processorCount());
+        ConcurrentStack<Object> stack = new ConcurrentStack<>(context);
+        MeasuredRun run = new MeasuredRun(context, window(), threads);
+        run.metric("threads", threads);
+        for (int t = 0; t < threads; t++) {
+            run.start("worker-" + t, slot -> {
+                while (run.running()) {
+                    stack.push(ELEMENT);
+                    run.counters().increment(slot);
+                    Work.tick(platform);
+                    if (stack.pop() != null) {
+                        run.counters().increment(slot);
+                    }
+                    Work.tick(platform);
+                }
+            });
+        }
+        return run.measure(this, () -> { });
+    }
+}
