@@ -27,8 +27,8 @@ public final class Hunt {
 
     /** Thread multipliers tried, simplest (fewest threads) first. */
     public static final List<Double> MULTIPLIERS = List.of(0.5, 1.0, 2.0, 4.0, 16.0);
-    /** Run lengths tried, shortest first. */
-    public static final List<Integer> ROUNDS = List.of(20, 50, 100);
+    /** Measured windows tried, in virtual microseconds, shortest first. */
+    public static final List<Integer> WINDOWS_MICROS = List.of(300, 1_000, 3_000);
 
     /**
      * What to hunt.
@@ -50,7 +50,7 @@ public final class Hunt {
                 throw new IllegalArgumentException("no workloads to hunt over; valid: "
                         + String.join(", ", HuntWorkloads.names()));
             }
-            workloads.forEach(HuntWorkloads::factory);
+            workloads.forEach(HuntWorkloads::check);
             if (budget < 1) {
                 throw new IllegalArgumentException("budget = " + budget + " is out of range; allowed 1 or more");
             }
@@ -104,10 +104,10 @@ public final class Hunt {
         Gen<MachineProfile> machine = SimGens.machines(MachinePresets.byName("skylake-i7-6700"), SimGens.PAUSE_CYCLES,
                 List.of(2, 4, 8, 16));
         Gen<Double> multiplier = Gens.choose(MULTIPLIERS);
-        Gen<Integer> rounds = Gens.choose(ROUNDS);
+        Gen<Integer> window = Gens.choose(WINDOWS_MICROS);
         Gen<Long> seed = Gens.longs(0, 1_000);
         return source -> new HuntCase(workload.generate(source), machine.generate(source),
-                multiplier.generate(source), rounds.generate(source), seed.generate(source));
+                multiplier.generate(source), window.generate(source), seed.generate(source));
     }
 
     /** Runs one tuning on one case and returns its score in ops/ms. */

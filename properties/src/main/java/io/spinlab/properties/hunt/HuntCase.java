@@ -5,21 +5,16 @@ import io.spinlab.model.machine.MachineProfile;
 import java.util.Locale;
 
 /**
- * One configuration a hunt tries: a workload at a thread multiplier and run length, on a
- * machine, with a simulation seed. Both tunings run on exactly this case.
+ * One configuration a hunt tries: a named workload at a thread multiplier and measured window,
+ * on a machine, with a simulation seed. Both tunings run on exactly this case.
  *
- * @param workload the workload's name
+ * @param workload the workload's registry name
  * @param machine the simulated machine
  * @param multiplier threads as a multiple of the machine's processor count
- * @param rounds the measured run length, in the workload's rounds
+ * @param windowMicros the measured window in virtual microseconds (after a fixed warm-up)
  * @param seed the simulation's seed
  */
-public record HuntCase(String workload, MachineProfile machine, double multiplier, int rounds, long seed) {
-
-    /** Threads this case runs: round(multiplier × processors), at least 1. */
-    public int threads() {
-        return Math.max(1, (int) Math.round(multiplier * machine.logicalProcessors()));
-    }
+public record HuntCase(String workload, MachineProfile machine, double multiplier, int windowMicros, long seed) {
 
     @Override
     public String toString() {

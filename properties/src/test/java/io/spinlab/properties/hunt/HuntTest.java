@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class HuntTest {
 
-    private static final List<String> MRES = List.of("mres-wait-drain-rate", "mres-ping-pong");
+    private static final List<String> MRES = HuntWorkloads.DEFAULT;
 
     @Test
     void shouldFindAndShrinkAPlantedRegression() {
@@ -22,8 +22,9 @@ class HuntTest {
         assertThat(report.found()).isPresent();
         HuntCase shrunk = report.found().orElseThrow();
         HuntCase original = report.original().orElseThrow();
-        assertThat(shrunk.threads()).isLessThanOrEqualTo(original.threads());
-        assertThat(shrunk.rounds()).isLessThanOrEqualTo(original.rounds());
+        assertThat(shrunk.machine().logicalProcessors()).isLessThanOrEqualTo(original.machine().logicalProcessors());
+        assertThat(shrunk.multiplier()).isLessThanOrEqualTo(original.multiplier());
+        assertThat(shrunk.windowMicros()).isLessThanOrEqualTo(original.windowMicros());
         assertThat(report.deltaPercent()).isLessThan(-10);
         assertThat(report.replay()).contains("--replay c:").contains("--candidate current,spin=none");
 

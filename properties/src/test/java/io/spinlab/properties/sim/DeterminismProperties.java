@@ -30,7 +30,7 @@ class DeterminismProperties {
     static Gen<World> worlds() {
         Gen<MachineProfile> machine = SimGens.machines();
         Gen<HuntCase> huntCase = source -> new HuntCase(Gens.choose(HuntWorkloads.names()).generate(source),
-                machine.generate(source), Gens.choose(0.5, 1.0, 2.0).generate(source), 10,
+                machine.generate(source), Gens.choose(0.5, 1.0, 2.0).generate(source), 100,
                 SimGens.seeds().generate(source));
         return Gens.zip(huntCase, TUNINGS, SimGens.faults(), World::new);
     }
@@ -56,9 +56,9 @@ class DeterminismProperties {
     void theCheckShouldFailWhenTheWorldChanges() {
         // The property can fail: two different seeds under faults give different digests.
         World world = new World(new HuntCase("mres-wait-drain-rate", SimGens.vary(
-                io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 140, 4), 1.0, 10, 1),
+                io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 140, 4), 1.0, 100, 1),
                 Tuning.current(), Faults.chaos());
-        World other = new World(new HuntCase(world.huntCase().workload(), world.huntCase().machine(), 1.0, 10, 2),
+        World other = new World(new HuntCase(world.huntCase().workload(), world.huntCase().machine(), 1.0, 100, 2),
                 Tuning.current(), Faults.chaos());
         assertThat(simulate(world).digest()).isNotEqualTo(simulate(other).digest());
         assertThat(List.of(simulate(world).digest())).containsExactly(simulate(world).digest());

@@ -28,7 +28,8 @@ final class HuntCommand implements Callable<Integer> {
     private String candidate;
 
     @Option(names = "--workload", paramLabel = "NAME",
-            description = "A workload to hunt over (repeatable; default: all of ${COMPLETION-CANDIDATES}).",
+            description = "A workload to hunt over (repeatable; default: mres-wait-latency and mres-wait-drain-rate; "
+                    + "valid: ${COMPLETION-CANDIDATES}).",
             completionCandidates = WorkloadNames.class)
     private List<String> workloads;
 
@@ -54,7 +55,7 @@ final class HuntCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<String> names = workloads == null || workloads.isEmpty() ? HuntWorkloads.names() : workloads;
+        List<String> names = workloads == null || workloads.isEmpty() ? HuntWorkloads.DEFAULT : workloads;
         Hunt.Config config = new Hunt.Config(Tuning.parse(baseline), Tuning.parse(candidate), names, budget, seed,
                 threshold);
         Hunt.Report report = replay == null ? Hunt.run(config) : Hunt.replay(config, replay);
