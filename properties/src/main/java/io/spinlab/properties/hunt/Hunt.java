@@ -1,0 +1,181 @@
+package io.spinlab.properties.hunt;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.engine.Gen;
+import io.spinlab.properties.engine.Gens;
+import io.spinlab.properties.engine.Property;
+import io.spinlab.properties.engine.PropertyFailure;
+import io.spinlab.properties.sim.SimGens;
+import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.WorkloadRunner;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Regression hunting between two heuristics: generate machines, thread multipliers, run lengths
+ * and seeds; run the baseline and the candidate tuning on each in the simulator; look for a case
+ * where the candidate scores worse than the baseline by more than a threshold. A find is shrunk
+ * by the property engine to the smallest machine, fewest threads and shortest run that still
+ * regresses, and reported with the command that replays it.
+ */
+public final class Hunt {
+
+    /** Thread multipliers tried, simplest (fewest threads) first. */
+    public static final List<Double> MULTIPLIERS = List.of(0.5, 1.0, 2.0, 4.0, 16.0);
+    /** Measured windows tried, in virtual microseconds, shortest first. */
+    public static final List<Integer> WINDOWS_MICROS = List.of(300, 1_000, 3_000);
+
+    /**
+     * What to hunt.
+     *
+     * @param baseline the tuning the candidate must not lose to
+     * @param candidate the tuning under suspicion
+     * @param workloads workload names (see {@link HuntWorkloads#names()})
+     * @param budget how many cases to try before concluding nothing regresses
+     * @param seed the hunt's seed (the property engine's run seed)
+     * @param thresholdPercent a loss larger than this (in % of the baseline score) is a regression
+     */
+    public record Config(Tuning baseline, Tuning candidate, List<String> workloads, int budget, long seed,
+                         double thresholdPercent) {
+        public Config {
+            Objects.requireNonNull(baseline, "baseline");
+            Objects.requireNonNull(candidate, "candidate");
+            workloads = List.copyOf(workloads);
+            if (workloads.isEmpty()) {
+                throw new IllegalArgumentException("no workloads to hunt over; valid: "
+                        + String.join(", ", HuntWorkloads.names()));
+            }
+            workloads.forEach(HuntWorkloads::check);
+            if (budget < 1) {
+                throw new IllegalArgumentException("budget = " + budget + " is out of range; allowed 1 or more");
+            }
+            if (!(thresholdPercent >= 0 && thresholdPercent < 100)) {
+                throw new IllegalArgumentException("threshold = " + thresholdPercent + " % is out of range; allowed 0..100");
+            }
+        }
+    }
+
+    /**
+     * The outcome of a hunt.
+     *
+     * @param found the shrunk regressing case, if any
+     * @param original the case first found, before shrinking
+     * @param baselineScore the baseline's score on the shrunk case (ops/ms)
+     * @param candidateScore the candidate's score on the shrunk case (ops/ms)
+     * @param casesTried how many cases were run (before shrinking)
+     * @param shrinkSteps how many times shrinking made the case simpler
+     * @param replay the command that replays the shrunk case
+     * @param huntSeed the seed of the hunt
+     */
+    public record Report(Optional<HuntCase> found, Optional<HuntCase> original, double baselineScore,
+                         double candidateScore, int casesTried, int shrinkSteps, String replay, long huntSeed) {
+
+        /** The candidate's change against the baseline on the shrunk case, in %. */
+        public double deltaPercent() {
+            return baselineScore == 0 ? 0 : (candidateScore - baselineScore) * 100 / baselineScore;
+        }
+
+        public String describe(Config config) {
+            if (found.isEmpty()) {
+                return String.format(Locale.ROOT, "hunt %s vs %s over %s: no regression beyond %.1f %% in %d cases "
+                        + "(seed %d)", config.candidate().describe(), config.baseline().describe(), config.workloads(),
+                        config.thresholdPercent(), casesTried, huntSeed);
+            }
+            return String.format(Locale.ROOT, "hunt %s vs %s: regression found after %d cases, shrunk in %d steps%n"
+                            + "  case:      %s%n  baseline:  %.1f ops/ms (%s)%n  candidate: %.1f ops/ms (%s), %+.1f %%%n"
+                            + "  first found as: %s%n  replay: %s", config.candidate().describe(),
+                    config.baseline().describe(), casesTried, shrinkSteps, found.get(), baselineScore,
+                    config.baseline().describe(), candidateScore, config.candidate().describe(), deltaPercent(),
+                    original.orElseThrow(), replay);
+        }
+    }
+
+    private Hunt() {
+    }
+
+    /** The generator of cases for {@code workloads}: machines from the presets' range, multipliers, lengths, seeds. */
+    public static Gen<HuntCase> cases(List<String> workloads) {
+        Gen<String> workload = Gens.choose(workloads);
+        Gen<MachineProfile> machine = SimGens.machines(MachinePresets.byName("skylake-i7-6700"), SimGens.PAUSE_CYCLES,
+                List.of(2, 4, 8, 16));
+        Gen<Double> multiplier = Gens.choose(MULTIPLIERS);
+        Gen<Integer> window = Gens.choose(WINDOWS_MICROS);
+        Gen<Long> seed = Gens.longs(0, 1_000);
+        return source -> new HuntCase(workload.generate(source), machine.generate(source),
+                multiplier.generate(source), window.generate(source), seed.generate(source));
+    }
+
+    /** Runs one tuning on one case and returns its score in ops/ms. */
+    public static double score(HuntCase huntCase, Tuning tuning) {
+        SimulatedRun run = WorkloadRunner.simulate(HuntWorkloads.create(huntCase), tuning, huntCase.machine(),
+                huntCase.seed());
+        run.simulation().requireCompleted();
+        return run.opsPerMs();
+    }
+
+    /** Hunts; never throws for a find — the report says what was found. */
+    public static Report run(Config config) {
+        return run(config, null);
+    }
+
+    /** Replays one case by its printed choice sequence (as {@link Report#replay()} says). */
+    public static Report replay(Config config, String choices) {
+        return run(config, choices);
+    }
+
+    private static Report run(Config config, String replayChoices) {
+        int[] tried = {0};
+        int[] triedBeforeFind = {0};
+        Property<HuntCase> property = Property.forAll(cases(config.workloads()))
+                .named("hunt " + config.candidate().describe() + " vs " + config.baseline().describe())
+                .tries(config.budget()).seed(config.seed());
+        if (replayChoices != null) {
+            property.replay(replayChoices);
+        }
+        try {
+            property.run(huntCase -> {
+                tried[0]++;
+                double base = score(huntCase, config.baseline());
+                double cand = score(huntCase, config.candidate());
+                if (cand < base * (1 - config.thresholdPercent() / 100)) {
+                    if (triedBeforeFind[0] == 0) {
+                        triedBeforeFind[0] = tried[0];
+                    }
+                    throw new Regression(huntCase, base, cand);
+                }
+            });
+            return new Report(Optional.empty(), Optional.empty(), 0, 0, tried[0], 0, "", config.seed());
+        } catch (PropertyFailure failure) {
+            if (!(failure.getCause() instanceof Regression regression)) {
+                throw failure;
+            }
+            HuntCase original = (HuntCase) failure.originalExample();
+            String replay = "./spinlab hunt --baseline " + config.baseline().describe() + " --candidate "
+                    + config.candidate().describe() + " --workload " + String.join(" --workload ", config.workloads())
+                    + " --threshold " + config.thresholdPercent() + " --replay " + failure.minimalChoices();
+            return new Report(Optional.of(regression.huntCase), Optional.of(original), regression.baseline,
+                    regression.candidate, triedBeforeFind[0], failure.shrinkSteps(), replay, config.seed());
+        }
+    }
+
+    /** A case where the candidate lost: what the property engine shrinks. */
+    static final class Regression extends AssertionError {
+        private static final long serialVersionUID = 1L;
+        private final transient HuntCase huntCase;
+        private final double baseline;
+        private final double candidate;
+
+        Regression(HuntCase huntCase, double baseline, double candidate) {
+            super(String.format(Locale.ROOT, "candidate %.1f ops/ms < baseline %.1f ops/ms on %s", candidate, baseline,
+                    huntCase));
+            this.huntCase = huntCase;
+            this.baseline = baseline;
+            this.candidate = candidate;
+        }
+    }
+}

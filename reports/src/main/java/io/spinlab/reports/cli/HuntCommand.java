@@ -1,0 +1,74 @@
+package io.spinlab.reports.cli;
+
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.hunt.Hunt;
+import io.spinlab.properties.hunt.HuntWorkloads;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code spinlab hunt}: look for a case where a candidate tuning regresses against a baseline. */
+@Command(name = "hunt", mixinStandardHelpOptions = true,
+        description = {"Generate machines, thread multipliers, run lengths and seeds; run the baseline and the "
+                + "candidate tuning on each in the simulator; report the first case where the candidate loses by more "
+                + "than the threshold, shrunk to the smallest machine, fewest threads and shortest run, with the "
+                + "command that replays it."})
+final class HuntCommand implements Callable<Integer> {
+
+    @Option(names = "--baseline", required = true, paramLabel = "TUNING",
+            description = "The tuning the candidate must not lose to, e.g. legacy or current,spin=unscaled.")
+    private String baseline;
+
+    @Option(names = "--candidate", required = true, paramLabel = "TUNING", description = "The tuning under suspicion.")
+    private String candidate;
+
+    @Option(names = "--workload", paramLabel = "NAME",
+            description = "A workload to hunt over (repeatable; default: mres-wait-latency and mres-wait-drain-rate; "
+                    + "valid: ${COMPLETION-CANDIDATES}).",
+            completionCandidates = WorkloadNames.class)
+    private List<String> workloads;
+
+    @Option(names = "--budget", defaultValue = "50", description = "Cases to try (default ${DEFAULT-VALUE}).")
+    private int budget;
+
+    @Option(names = "--seed", defaultValue = "1", description = "The hunt's seed (default ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--threshold", defaultValue = "10", paramLabel = "PERCENT",
+            description = "A loss beyond this % of the baseline score is a regression (default ${DEFAULT-VALUE}).")
+    private double threshold;
+
+    @Option(names = "--replay", paramLabel = "CHOICES", description = "Replay one case from its printed choices (c:...).")
+    private String replay;
+
+    @Option(names = "--fail-on-regression", description = "Exit with 1 when a regression is found.")
+    private boolean failOnRegression;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> names = workloads == null || workloads.isEmpty() ? HuntWorkloads.DEFAULT : workloads;
+        Hunt.Config config = new Hunt.Config(Tuning.parse(baseline), Tuning.parse(candidate), names, budget, seed,
+                threshold);
+        Hunt.Report report = replay == null ? Hunt.run(config) : Hunt.replay(config, replay);
+        out.println(report.describe(config));
+        out.flush();
+        return report.found().isPresent() && failOnRegression ? SpinlabCommand.EXIT_CHECK_FAILED : 0;
+    }
+
+    /** The hunt's workload names, for help and completion. */
+    static final class WorkloadNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return HuntWorkloads.names().iterator();
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.spinlab.reports.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.engine.SimulationResult;
+import io.spinlab.sim.trace.Activity;
+import io.spinlab.sim.trace.RunMetrics;
+import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.Workload;
+import io.spinlab.sim.workload.WorkloadResult;
+import io.spinlab.sim.workload.WorkloadRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code spinlab run}: one workload, one machine, one tuning — score, metrics, digest. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run one workload once, in the simulator (default) or on this machine's real threads "
+                + "(--hardware), and print its score (operations per ms), metrics and, simulated, the event-log digest "
+                + "that any rerun with the same options reproduces."})
+final class RunCommand implements Callable<Integer> {
+
+    @Mixin
+    private RunSpec run;
+
+    @Option(names = "--hardware", description = "Run on this machine's real threads and clock instead of simulating.")
+    private boolean hardware;
+
+    @Option(names = "--json", description = "Print one JSON object: workload, machine, tuning, threads, seed, score, "
+            + "unit, digest, metrics.")
+    private boolean json;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Workload workload = run.workload();
+        Tuning tuning = run.tuning();
+        WorkloadResult result;
+        SimulationResult simulation = null;
+        String machineName;
+        if (hardware) {
+            result = WorkloadRunner.onHardware(workload, tuning);
+            machineName = "hardware";
+        } else {
+            MachineProfile machine = run.machine();
+            SimulatedRun simulated = WorkloadRunner.simulate(workload, tuning, machine, run.seed);
+            simulation = simulated.simulation();
+            if (!simulation.completed()) {
+                spec.commandLine().getErr().println(simulation.report());
+                return SpinlabCommand.EXIT_CHECK_FAILED;
+            }
+            result = simulated.result();
+            machineName = machine.name();
+        }
+        if (json) {
+            out.println(toJson(workload, machineName, tuning, result, simulation, hardware ? null : run.seed));
+        } else {
+            out.print(toText(workload, machineName, tuning, result, simulation));
+        }
+        out.flush();
+        return 0;
+    }
+
+    static String toText(Workload workload, String machine, Tuning tuning, WorkloadResult result,
+                         SimulationResult simulation) {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "%s on %s, tuning %s%n", workload.describe(), machine,
+                tuning.describe()));
+        text.append(String.format(Locale.ROOT, "score: %.1f ops/ms (%d operations in %.3f ms)%n", result.opsPerMs(),
+                result.operations(), result.elapsedNanos() / 1e6));
+        for (Map.Entry<String, Double> metric : result.metrics().entrySet()) {
+            text.append(String.format(Locale.ROOT, "  %s: %s%n", metric.getKey(), format(metric.getValue())));
+        }
+        if (simulation != null) {
+            text.append("digest: ").append(simulation.digest()).append('\n');
+            text.append(simulation.metrics().table());
+            text.append("reproduce: ").append(simulation.reproduction()).append('\n');
+        }
+        return text.toString();
+    }
+
+    static String toJson(Workload workload, String machine, Tuning tuning, WorkloadResult result,
+                         SimulationResult simulation, Long seed) throws Exception {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode node = mapper.createObjectNode();
+        node.put("workload", workload.name());
+        node.put("parameters", workload.parameters());
+        node.put("machine", machine);
+        node.put("tuning", tuning.describe());
+        if (result.metrics().containsKey("threads")) {
+            node.put("threads", (long) result.metric("threads"));
+        } else {
+            node.putNull("threads");
+        }
+        if (seed == null) {
+            node.putNull("seed");
+        } else {
+            node.put("seed", seed);
+        }
+        node.put("score", result.opsPerMs());
+        node.put("unit", "ops/ms");
+        if (simulation == null) {
+            node.putNull("digest");
+        } else {
+            node.put("digest", simulation.digest());
+        }
+        ObjectNode metrics = node.putObject("metrics");
+        metrics.put("operations", result.operations());
+        metrics.put("elapsedNanos", result.elapsedNanos());
+        result.metrics().forEach(metrics::put);
+        if (simulation != null) {
+            RunMetrics m = simulation.metrics();
+            metrics.put("contextSwitches", m.totalContextSwitches());
+            metrics.put("meanUtilization", m.meanUtilization());
+            for (Activity activity : Activity.values()) {
+                metrics.put(activity.label() + "Picos", m.totalPicos(activity));
+            }
+        }
+        return mapper.writeValueAsString(node);
+    }
+
+    private static String format(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : String.format(Locale.ROOT, "%.3f", value);
+    }
+}

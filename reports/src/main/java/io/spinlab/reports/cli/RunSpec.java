@@ -1,0 +1,93 @@
+package io.spinlab.reports.cli;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.machine.MachineProfileFiles;
+import io.spinlab.sim.workload.Workload;
+import io.spinlab.sim.workload.Workloads;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The options that say what one simulated run is: workload, machine, tuning, threads, seed, window. */
+final class RunSpec {
+
+    @Option(names = "--workload", required = true, paramLabel = "NAME",
+            description = "A workload by name (see the list with --help): ${COMPLETION-CANDIDATES}.",
+            completionCandidates = WorkloadNames.class)
+    String workload;
+
+    @Option(names = "--machine", defaultValue = "skylake-i7-6700", paramLabel = "PRESET|FILE",
+            description = "A machine preset (spinlab machines) or a profile file (.json, .yaml); default ${DEFAULT-VALUE}.")
+    String machine;
+
+    @Option(names = "--tuning", defaultValue = "current", paramLabel = "TUNING",
+            description = "A preset and knob settings, e.g. legacy or current,spin=proc-scaled; default ${DEFAULT-VALUE}.")
+    String tuning;
+
+    @Option(names = "--threads", paramLabel = "N|Mpc", description = "Threads: absolute, or a multiple of the "
+            + "processor count like 1pc, 0.5pc, 64pc (default: the workload's).")
+    String threads;
+
+    @Option(names = "--seed", defaultValue = "1", description = "The simulation's seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--duration", paramLabel = "D", description = "The measured window, e.g. 2ms or 500us "
+            + "(default: the workload's).")
+    String duration;
+
+    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Any other workload parameter (repeatable).")
+    List<String> params = new ArrayList<>();
+
+    Tuning tuning() {
+        return Tuning.parse(tuning);
+    }
+
+    MachineProfile machine() {
+        return loadMachine(machine);
+    }
+
+    Workload workload() {
+        List<String> all = new ArrayList<>();
+        if (threads != null) {
+            all.add("threads=" + threads);
+        }
+        if (duration != null) {
+            all.add("window=" + duration);
+        }
+        all.addAll(params);
+        return Workloads.create(workload, String.join(",", all));
+    }
+
+    /** A preset by name, or a profile file when the text names one. */
+    static MachineProfile loadMachine(String text) {
+        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        boolean looksLikeFile = lower.endsWith(".json") || lower.endsWith(".yaml") || lower.endsWith(".yml");
+        if (!looksLikeFile) {
+            return MachinePresets.byName(text);
+        }
+        Path path = Path.of(text);
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalArgumentException("machine file '" + text + "' does not exist");
+        }
+        try {
+            return MachineProfileFiles.load(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read machine file '" + text + "'", e);
+        }
+    }
+
+    /** The registry's workload names, for help and completion. */
+    static final class WorkloadNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Workloads.names().iterator();
+        }
+    }
+}

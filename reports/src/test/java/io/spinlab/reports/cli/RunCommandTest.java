@@ -1,0 +1,89 @@
+package io.spinlab.reports.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RunCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        out.getBuffer().setLength(0);
+        return SpinlabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    }
+
+    @Test
+    void shouldPrintTheScoreAndADigestThatReruns() throws Exception {
+        String[] args = {"run", "--workload", "mres-wait-drain-rate", "--machine", "skylake-i7-6700", "--tuning",
+            "legacy", "--threads", "1pc", "--duration", "300us", "--seed", "5", "--json"};
+        assertThat(run(args)).isZero();
+        JsonNode first = new ObjectMapper().readTree(out.toString());
+        for (String field : new String[] {"workload", "machine", "tuning", "threads", "seed", "score", "unit", "digest",
+            "metrics"}) {
+            assertThat(first.has(field)).as(field).isTrue();
+        }
+        assertThat(first.get("workload").asText()).isEqualTo("mres-wait-drain-rate");
+        assertThat(first.get("threads").asInt()).isEqualTo(8);
+        assertThat(first.get("score").asDouble()).isPositive();
+        assertThat(run(args)).isZero();
+        JsonNode second = new ObjectMapper().readTree(out.toString());
+        assertThat(second.get("digest")).isEqualTo(first.get("digest"));
+    }
+
+    @Test
+    void shouldPrintATextReportWithMetrics() {
+        assertThat(run("run", "--workload", "semaphore-latency", "--duration", "200us")).isZero();
+        assertThat(out.toString()).contains("score:").contains("ops/ms").contains("digest:").contains("cpu0")
+                .contains("reproduce:");
+    }
+
+    @Test
+    void shouldRunOnRealThreads() {
+        assertThat(run("run", "--workload", "mres-wait-latency", "--threads", "2", "--duration", "5ms",
+                "--hardware")).isZero();
+        assertThat(out.toString()).contains("on hardware").contains("score:").doesNotContain("digest:");
+    }
+
+    @Test
+    void shouldRejectBadInputWithExitTwo() {
+        assertThat(run("run", "--workload", "nope")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown workload 'nope'").contains("mres-wait-latency");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--machine", "pentium")).isEqualTo(2);
+        assertThat(err.toString()).contains("pentium");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--threads", "0")).isEqualTo(2);
+        assertThat(run("run", "--workload", "mres-wait-latency", "--tuning", "current,spin=fast")).isEqualTo(2);
+        assertThat(err.toString()).contains("valid values: proc-scaled, unscaled, spinonce, none");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--machine", "missing.json")).isEqualTo(2);
+        assertThat(err.toString()).contains("missing.json");
+    }
+
+    @Test
+    void shouldLoadAMachineFromAFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("mine.yaml");
+        Files.writeString(file, "base: skylake-i7-6700\nname: mine\npauseCycles: 300\n");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--machine", file.toString(), "--duration", "200us"))
+                .isZero();
+        assertThat(out.toString()).contains("on mine");
+    }
+
+    @Test
+    void traceShouldWriteChromeJsonAndSaySoWhoWaited(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("sub/trace.json");
+        assertThat(run("trace", "--workload", "semaphore-latency", "--duration", "200us", "--out", trace.toString()))
+                .isZero();
+        JsonNode json = new ObjectMapper().readTree(trace.toFile());
+        JsonNode events = json.isArray() ? json : json.get("traceEvents");
+        assertThat(events.size()).isPositive();
+        assertThat(out.toString()).contains("who waited on what").contains("SemaphoreSlim");
+    }
+}
