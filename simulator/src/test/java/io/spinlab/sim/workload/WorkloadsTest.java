@@ -51,6 +51,8 @@ class WorkloadsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown workload 'mres-drain'")
                 .hasMessageContaining("mres-wait-drain-rate").hasMessageContaining("quwi");
+        assertThatThrownBy(() -> Workloads.byName("eventpipe-stress"))
+                .hasMessageContaining("not available yet").hasMessageContaining("buffer manager");
     }
 
     @Test
