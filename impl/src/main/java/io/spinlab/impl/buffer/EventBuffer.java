@@ -2,7 +2,6 @@ package io.spinlab.impl.buffer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * One buffer of one writer: a {@code byte[]} filled front to back by bump-pointer appends, then
@@ -28,7 +27,8 @@ final class EventBuffer {
      * is written under the manager lock and read by the reader without it, hence volatile.
      *
      * Why not simpler: a ByteBuffer view would allocate per buffer and bounds-check twice; the
-     * byte-array VarHandles compile to plain unaligned moves on x86 and AArch64.
+     * byte-array-view VarHandles would be one move each, but Lincheck's model checker rejects
+     * them, and C2 merges the byte stores anyway.
      */
 
     /** Bytes of the per-event header: timestamp, sequence number, payload length. */
@@ -65,9 +65,9 @@ final class EventBuffer {
         int start = position;
         int end = start + HEADER_BYTES + length;
         assert end <= data.length && end > start : "no room for a " + length + "-byte event at " + start;
-        LONG.set(data, start + TIMESTAMP_OFFSET, timestamp);
-        INT.set(data, start + SEQUENCE_OFFSET, sequence);
-        INT.set(data, start + LENGTH_OFFSET, length);
+        putLong(data, start + TIMESTAMP_OFFSET, timestamp);
+        putInt(data, start + SEQUENCE_OFFSET, sequence);
+        putInt(data, start + LENGTH_OFFSET, length);
         System.arraycopy(payload, offset, data, start + HEADER_BYTES, length);
         // Release: a reader that acquires the new position sees the bytes before it.
         POSITION.setRelease(this, end);
@@ -79,20 +79,42 @@ final class EventBuffer {
     }
 
     long timestampAt(int eventOffset) {
-        return (long) LONG.get(data, eventOffset + TIMESTAMP_OFFSET);
+        return getLong(data, eventOffset + TIMESTAMP_OFFSET);
     }
 
     int sequenceAt(int eventOffset) {
-        return (int) INT.get(data, eventOffset + SEQUENCE_OFFSET);
+        return getInt(data, eventOffset + SEQUENCE_OFFSET);
     }
 
     int payloadLengthAt(int eventOffset) {
-        return (int) INT.get(data, eventOffset + LENGTH_OFFSET);
+        return getInt(data, eventOffset + LENGTH_OFFSET);
     }
 
-    // VarHandle mechanics (the array views are used plainly only, so alignment does not matter)
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    // Little-endian byte by byte: C2 merges such stores into one wide store (JDK 23+), and unlike
+    // byte-array-view VarHandles they are plain array accesses every checker can follow.
+
+    static void putInt(byte[] array, int index, int value) {
+        array[index] = (byte) value;
+        array[index + 1] = (byte) (value >>> 8);
+        array[index + 2] = (byte) (value >>> 16);
+        array[index + 3] = (byte) (value >>> 24);
+    }
+
+    static void putLong(byte[] array, int index, long value) {
+        putInt(array, index, (int) value);
+        putInt(array, index + 4, (int) (value >>> 32));
+    }
+
+    static int getInt(byte[] array, int index) {
+        return (array[index] & 0xFF) | (array[index + 1] & 0xFF) << 8 | (array[index + 2] & 0xFF) << 16
+                | (array[index + 3] & 0xFF) << 24;
+    }
+
+    static long getLong(byte[] array, int index) {
+        return (getInt(array, index) & 0xFFFF_FFFFL) | (long) getInt(array, index + 4) << 32;
+    }
+
+    // VarHandle mechanics
     private static final VarHandle POSITION;
 
     static {
