@@ -37,7 +37,7 @@ import java.util.Objects;
  *
  * <p>Progress: see {@link EventWriter} (appends are wait-free; a new buffer takes the lock,
  * and with {@code under-lock} so does a failing reservation) and {@link EventReader} (blocking:
- * it waits for a write in progress to finish before reading that writer's buffer).
+ * a pass waits for the writes in progress that began before it).
  */
 public final class EventBufferManager {
     /*
@@ -250,10 +250,6 @@ public final class EventBufferManager {
 
     Platform platform() {
         return platform;
-    }
-
-    SpinContext context() {
-        return context;
     }
 
     ManagerLock lock() {

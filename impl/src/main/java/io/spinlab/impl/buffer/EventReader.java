@@ -20,20 +20,22 @@ import java.util.concurrent.TimeUnit;
  * bytes released. After {@link EventBufferManager#stop()}, passes deliver what is left, the last
  * sequence point reveals trailing drops, and then {@link #isDrained()} turns true.
  *
- * <p>A buffer is read only after its writer has left it: a pass that needs a writer's current
- * buffer takes it away (the writer starts a new one on its next write) and waits for the write
- * in progress, if any, to finish. Threading: one thread at a time, not reentrant from the
- * consumer. Progress: blocking — a pass waits for writes in progress (never for the next one).
+ * <p>A buffer is read only after its writer has left it: a pass takes away (detaches) a write
+ * buffer that holds events older than the pass, and the writer starts a new one on its next
+ * write. A pass waits for the writes in progress that began before it, all writers at once, and
+ * never for a later one. Threading: one thread at a time, not reentrant from the consumer.
+ * Progress: blocking (a write in progress that is preempted delays the pass).
  */
 public final class EventReader {
     /*
      * Implementation notes.
      *
      * Invariants:
-     *   - After stabilize(w, bound) for every writer: every write with timestamp < bound has
-     *     ended, every buffer holding such an event is detached (read-only), and the reader has
-     *     synchronized with the last store into it. Writes that begin later get timestamps
-     *     >= bound.
+     *   - After stabilize(writers, bound): every write with timestamp < bound has ended and every
+     *     buffer holding such an event is detached. Writes that begin later get timestamps
+     *     >= bound. A detached buffer may still receive the event of the one write that was in
+     *     progress when it was detached (timestamp >= bound); the cursor calls it final, and
+     *     frees it, only once that write has ended (its epoch changed).
      *   - A cursor reads its writer's buffers oldest first; the exhausted ones form a prefix of
      *     the list (lastFreed is its end) and are unlinked, and their bytes released, at the end
      *     of the pass. A buffer whose first timestamp is >= bound is never looked into.
@@ -44,12 +46,13 @@ public final class EventReader {
      *
      * Memory ordering: stabilize uses the epoch handshake described in EventWriter (CAS the write
      * buffer to null, then read the epoch). The list's head and next links are volatile; the
-     * event bytes and a buffer's position are plain, ordered by the epoch read. This relies on
+     * event bytes are plain, published by the buffer's position (release/acquire). This relies on
      * the platform clock read being ordered with the volatile accesses around it, as in the
      * simulator; on hardware the manager-lock fences around the bound keep it so in practice.
      *
      * Spin/wait policy: waits for a write in progress with SpinWait (the epoch to change, so a
-     * writer writing back to back cannot starve the pass); blocks between passes on a
+     * writer writing back to back cannot starve the pass), for all writers in one sweep: a pass
+     * waits for its slowest writer, not for the sum of them; blocks between passes on a
      * ManualResetEvent that writers set when they fill a buffer (EventPipe's rt_wait_event).
      *
      * Why not simpler: reading a writer's live buffer up to a published position would avoid the

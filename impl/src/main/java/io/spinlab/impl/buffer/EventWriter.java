@@ -31,8 +31,9 @@ public final class EventWriter extends EventWriterPad2 {
      *   - epoch is odd exactly while a write is in progress (from before its timestamp to after
      *     its last store into a buffer). Only this writer's thread changes it.
      *   - writeBuffer, if not null, is the tail of this writer's list. Only this writer appends
-     *     to it; the reader may CAS it to null ("detach"), after which this writer never appends
-     *     to that buffer again: the buffer is read-only.
+     *     to it; the reader may CAS it to null ("detach"), after which only the write already in
+     *     progress, if it read the buffer before the detach, may still append to it: once that
+     *     write ends the buffer is read-only.
      *   - buffers (the list from head) is changed only under the manager lock: the writer links at
      *     the tail, the reader unlinks at the head. bufferCount is its length.
      *
