@@ -13,6 +13,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -161,9 +162,13 @@ class EventBufferManagerProperties {
                 readerDone.countDown();
             }
         });
-        writersDone.await();
+        if (!writersDone.await(60, TimeUnit.SECONDS)) {
+            throw new AssertionError("writers still writing after 60 s: " + trial);
+        }
         manager.stop();
-        readerDone.await();
+        if (!readerDone.await(60, TimeUnit.SECONDS)) {
+            throw new AssertionError("reader not drained 60 s after stop: " + manager.reader() + " in " + trial);
+        }
         if (failure.get() != null) {
             throw new AssertionError("trial failed: " + trial, failure.get());
         }
