@@ -9,6 +9,6 @@
  * {@link io.spinlab.impl.buffer.EventReader}, sizes are a
  * {@link io.spinlab.impl.buffer.BufferManagerConfig}, the stress run is
  * {@link io.spinlab.impl.buffer.BufferStress} ({@code java -cp ... io.spinlab.impl.buffer.BufferStress}).
- * Measured figures, with how they were taken, are in {@code impl/BUFFER-RESULTS.md} at the repository root.
+ * Measured figures, with how they were taken, are in {@code impl/BUFFER-RESULTS.md}.
  */
 package io.spinlab.impl.buffer;
