@@ -154,6 +154,7 @@ public final class SimulationResult {
     @Override
     public String toString() {
         return "SimulationResult[" + outcome + ", " + Picos.format(endPicos) + ", " + steps
-                + " steps, memory model " + (memoryModel() ? "on" : "off") + ", digest " + digest.substring(0, 16) + "…]";
+                + " steps, memory model " + (memoryModel() ? "on" : "off") + ", digest " + digest.substring(0, 16)
+                + "…]";
     }
 }

@@ -254,7 +254,8 @@ public final class MemoryModel {
                 if (index >= Integer.MAX_VALUE - 8) {
                     throw new IllegalArgumentException("line index " + index + " is out of range");
                 }
-                lines = Arrays.copyOf(lines, (int) Math.max(index + 1, Math.min(lines.length * 2L, Integer.MAX_VALUE - 8)));
+                long grown = Math.max(index + 1, Math.min(lines.length * 2L, Integer.MAX_VALUE - 8));
+                lines = Arrays.copyOf(lines, (int) grown);
             }
             Line line = lines[(int) index];
             if (line == null) {
