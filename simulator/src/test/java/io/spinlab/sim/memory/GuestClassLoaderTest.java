@@ -15,7 +15,13 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -47,6 +53,21 @@ class GuestClassLoaderTest {
         assertThat(loader.isGuest("java.lang.Thread")).isFalse();
         assertThat(new GuestClassLoader(getClass().getClassLoader(), List.of("io.spinlab.")).isGuest(
                 "io.spinlab.sim.memory.MemoryModel")).isFalse();
+    }
+
+    @Test
+    void shouldDefineAndInitializeEveryProductionClassWhenInstrumented() throws Exception {
+        List<String> names = classesBeside(SpinLock.class, "io/spinlab/impl/");
+        long sites = 0;
+        for (String name : names) {
+            byte[] original = resource(name);
+            sites += AccessInstrumenter.instrument(original, loader.layouts()).sites();
+            Class<?> guest = Class.forName(name, true, loader);
+            assertThat(guest.getClassLoader()).as(name).isSameAs(loader);
+        }
+
+        assertThat(names).hasSizeGreaterThan(40);
+        assertThat(sites).isGreaterThan(200);
     }
 
     @Test
@@ -107,8 +128,35 @@ class GuestClassLoaderTest {
     }
 
     private static byte[] resource(Class<?> type) throws IOException {
-        try (InputStream in = type.getResourceAsStream(type.getSimpleName() + ".class")) {
+        return resource(type.getName());
+    }
+
+    private static byte[] resource(String className) throws IOException {
+        String path = className.replace('.', '/') + ".class";
+        try (InputStream in = GuestClassLoaderTest.class.getClassLoader().getResourceAsStream(path)) {
             return in.readAllBytes();
         }
+    }
+
+    /** Binary names of every class under {@code prefix} in the directory or jar that holds {@code anchor}. */
+    private static List<String> classesBeside(Class<?> anchor, String prefix) throws Exception {
+        Path root = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> names = new ArrayList<>();
+        if (Files.isDirectory(root)) {
+            try (Stream<Path> files = Files.walk(root.resolve(prefix))) {
+                files.filter(f -> f.toString().endsWith(".class")).sorted()
+                        .forEach(f -> names.add(binaryName(root.relativize(f).toString().replace('\\', '/'))));
+            }
+        } else {
+            try (JarFile jar = new JarFile(root.toFile())) {
+                jar.stream().map(JarEntry::getName).filter(n -> n.startsWith(prefix) && n.endsWith(".class"))
+                        .sorted().forEach(n -> names.add(binaryName(n)));
+            }
+        }
+        return names;
+    }
+
+    private static String binaryName(String path) {
+        return path.substring(0, path.length() - ".class".length()).replace('/', '.');
     }
 }
