@@ -60,6 +60,10 @@ final class AccessInstrumenter {
      * reference (instance field), or a reference and an int (array element, or a byte offset
      * into a byte[] view). A call site whose descriptor fits none of these is left alone.
      *
+     * Static initializers: exitInitializer runs before every return and athrow. An exception
+     * thrown and caught inside the same initializer therefore ends the hook-free section early
+     * (the depth never goes below 0); javac's initializers only throw to leave.
+     *
      * Static fields are keyed by their declaring class; when that class is in another package
      * than the instruction's owner it may not be accessible, and the owner stands in for it.
      */

@@ -72,7 +72,8 @@ public final class MemoryModelBenchmark {
         for (Shape shape : shapes) {
             Figures on = best(shape, true);
             Figures off = best(shape, false);
-            System.out.printf(Locale.ROOT, "| %s | 100 | %,d | %.3f | %,.0f | %,d | %.3f | %,.0f | %.1f× | %.0f | %.0f |%n",
+            System.out.printf(Locale.ROOT,
+                    "| %s | 100 | %,d | %.3f | %,.0f | %,d | %.3f | %,.0f | %.1f× | %.0f | %.0f |%n",
                     shape.name(), on.steps(), on.wallSeconds(), on.eventsPerSecond(), off.steps(),
                     off.wallSeconds(), off.eventsPerSecond(), on.wallSeconds() / off.wallSeconds(),
                     on.wallSeconds() * 1e9 / on.steps(), off.wallSeconds() * 1e9 / off.steps());

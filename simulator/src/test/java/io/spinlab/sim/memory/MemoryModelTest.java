@@ -23,7 +23,7 @@ class MemoryModelTest {
     private final Object object = new Object();
 
     @Test
-    void shouldTakeCostsFromTheMachineProfile() {
+    void shouldTakeCostsFromTheProfileWhenBuilt() {
         assertThat(hit).isEqualTo(SKYLAKE.cyclesToPicos(MemoryModel.HIT_CYCLES));
         assertThat(transfer).isEqualTo(60_000);
         assertThat(atomic).isEqualTo(MachineProfile.nanosToPicos(SKYLAKE.atomicOpNs()));

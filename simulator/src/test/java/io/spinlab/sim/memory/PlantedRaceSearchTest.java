@@ -26,7 +26,7 @@ class PlantedRaceSearchTest {
     private static final int MAX_DELAY_PAUSES = 16;
 
     @Test
-    void shouldFindTheRaceWithinTheSearchAndReplayItFromItsSeed() {
+    void shouldReplayTheRaceFromItsSeedWhenTheBoundedSearchFindsIt() {
         OptionalLong found = firstViolatingSeed(false, true);
 
         assertThat(found).as("a seed below " + SEEDS + " with two winners").isPresent();

@@ -82,7 +82,8 @@ public final class AccessZoo implements Workload {
         long elapsed = System.nanoTime() - start;
         int accesses = FIELD_READS + FIELD_VOLATILE_WRITES + HANDLE_READS + HANDLE_WRITES + HANDLE_VOLATILE_WRITES
                 + HANDLE_READ_MODIFY_WRITES;
-        return new WorkloadResult(name(), "x=" + x + ",y=" + y + ",b=" + b, context.platform().toString(), accesses, elapsed);
+        return new WorkloadResult(name(), "x=" + x + ",y=" + y + ",b=" + b, context.platform().toString(), accesses,
+                elapsed);
     }
 
     /** The fields and handles the zoo touches. */
