@@ -104,12 +104,36 @@ public final class WorkloadRunner {
             Workload workload = (Workload) construct(type, arguments);
             return simulate(workload, tuning, simulation);
         }
+        Class<?> guestType = load(simulation.guestLoader(), type.getName());
+        return simulateGuest(construct(guestType, arguments), type, tuning, simulation);
+    }
+
+    /**
+     * Runs the registry workload {@code name} with {@code parameters} ({@code key=value,...}) in a
+     * simulation configured by {@code simulation}: with the memory model on, the workload is built
+     * by the guest copy of {@link Workloads} inside the instrumenting class loader, so parameter
+     * types of the workload package (thread counts, windows) never cross the loader boundary.
+     *
+     * @throws IllegalArgumentException for an unknown workload or a bad parameter, saying what is valid
+     */
+    public static SimulatedRun simulate(String name, String parameters, Tuning tuning, Simulation.Builder simulation) {
+        Workload check = Workloads.create(name, parameters);
+        if (!simulation.memoryModelOn()) {
+            return simulate(check, tuning, simulation);
+        }
         ClassLoader guests = simulation.guestLoader();
-        Class<?> guestType = load(guests, type.getName());
-        Object workload = construct(guestType, arguments);
+        Class<?> registry = load(guests, Workloads.class.getName());
+        Object workload = invoke(method(registry, "create", String.class, String.class), null, name, parameters);
+        return simulateGuest(workload, check.getClass(), tuning, simulation);
+    }
+
+    private static SimulatedRun simulateGuest(Object workload, Class<?> hostType, Tuning tuning,
+            Simulation.Builder simulation) {
+        ClassLoader guests = simulation.guestLoader();
+        Class<?> guestType = workload.getClass();
         String describe = (String) invoke(method(guestType, "describe"), workload);
         Simulation sim = simulation.context("workload=" + describe + " tuning=" + tuning.describe())
-                .initialize(type)
+                .initialize(hostType)
                 .build();
         Class<?> contextType = load(guests, SPIN_CONTEXT);
         Object context = invoke(method(contextType, "of", Platform.class, Tuning.class), null, sim.platform(), tuning);

@@ -7,7 +7,6 @@ import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.engine.SimulationResult;
 import io.spinlab.sim.workload.ContendedCounter;
 import io.spinlab.sim.workload.CounterArray;
-import io.spinlab.sim.workload.MresWaitDrainRate;
 import io.spinlab.sim.workload.QueueMpmcThroughput;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.WorkloadRunner;
@@ -23,8 +22,7 @@ import java.util.Locale;
  * <p>An <em>event</em> is a scheduling step (a Platform call, a memory access with the model on,
  * a wake-up). Shapes, each with 100 worker threads (plus the workload's main thread):
  * {@code queue} — 50 producers and 50 consumers through ConcurrentQueue on {@code manycore-256};
- * {@code drain} — MresWaitDrainRate with 100 waiters on {@code xeon-2s-32t} (threads queue for
- * 32 processors); {@code padded} — 100 threads incrementing their own padded counters (every
+ * {@code padded} — 100 threads incrementing their own padded counters (every
  * access a hit); {@code cas} — 100 threads on one CAS counter (every access contended).
  *
  * <p>Run after {@code install}, with the simulator's test and main classes, model, impl, ASM
@@ -34,7 +32,6 @@ import java.util.Locale;
 public final class MemoryModelBenchmark {
 
     private static final MachineProfile MANYCORE = MachinePresets.byName("manycore-256");
-    private static final MachineProfile XEON = MachinePresets.byName("xeon-2s-32t");
     private static final int RUNS = 3;
 
     private MemoryModelBenchmark() {
@@ -58,7 +55,6 @@ public final class MemoryModelBenchmark {
         List<Shape> shapes = List.of(
                 new Shape("queue", QueueMpmcThroughput.class, List.of(50, 50, 200),
                         Tuning.current().with("global-queue", "concurrent-queue"), MANYCORE),
-                new Shape("drain", MresWaitDrainRate.class, List.of(100, 20, 2, 0L), Tuning.current(), XEON),
                 new Shape("padded", CounterArray.class, List.of(100, 2_000, 16), Tuning.current(), MANYCORE),
                 new Shape("cas", ContendedCounter.class, List.of(100, 20), Tuning.current(), MANYCORE));
         for (Shape shape : shapes) {

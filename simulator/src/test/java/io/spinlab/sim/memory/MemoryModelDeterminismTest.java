@@ -57,7 +57,7 @@ class MemoryModelDeterminismTest {
     }
 
     private static SimulationResult drainRun() {
-        return WorkloadRunner.simulate(MresWaitDrainRate.class, List.of(8, 10, 2, 0L), Tuning.current(),
+        return WorkloadRunner.simulate(MresWaitDrainRate.NAME, "threads=8,warmup=100us,window=300us", Tuning.current(),
                 Simulation.builder(MachinePresets.byName("skylake-i7-6700")).seed(3).memoryModel(true)).simulation();
     }
 
