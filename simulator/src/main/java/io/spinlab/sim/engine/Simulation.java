@@ -245,7 +245,7 @@ public final class Simulation {
 
         /**
          * What else reproduces the run, for its report: typically
-         * {@code workload=mres-drain(waiters=8) tuning=current}.
+         * {@code workload=mres-wait-drain-rate(threads=1pc,...) tuning=current}.
          */
         public Builder context(String text) {
             this.context = Objects.requireNonNull(text, "context").strip();

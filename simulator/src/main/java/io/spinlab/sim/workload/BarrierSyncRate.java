@@ -2,7 +2,6 @@ package io.spinlab.sim.workload;
 
 import io.spinlab.impl.event.Barrier;
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.model.platform.Platform;
 
 /**
  * SpinPerf's BarrierSyncRate: N participants meet at a {@link Barrier} phase after phase, with
@@ -37,7 +36,6 @@ public final class BarrierSyncRate extends WindowedWorkload {
 
     @Override
     public WorkloadResult run(SpinContext context) throws InterruptedException {
-        Platform platform = context.platform();
         int participants = threads().resolve(context.processorCount());
         MeasuredRun run = new MeasuredRun(context, window(), participants);
         Finish finish = new Finish();
@@ -54,8 +52,7 @@ public final class BarrierSyncRate extends WindowedWorkload {
                     if (finish.finished) {
                         return;
                     }
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                 }
             });
         }

@@ -2,7 +2,6 @@ package io.spinlab.sim.workload;
 
 import io.spinlab.impl.event.CountdownEvent;
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.model.platform.Platform;
 
 /**
  * SpinPerf's CountdownEventAddCountSignalThroughput: N threads each raise the count of one
@@ -33,7 +32,6 @@ public final class CountdownAddCountSignalThroughput extends WindowedWorkload {
 
     @Override
     public WorkloadResult run(SpinContext context) throws InterruptedException {
-        Platform platform = context.platform();
         int threads = threads().resolve(context.processorCount());
         CountdownEvent countdown = new CountdownEvent(context, 1);
         MeasuredRun run = new MeasuredRun(context, window(), threads);
@@ -42,10 +40,9 @@ public final class CountdownAddCountSignalThroughput extends WindowedWorkload {
             run.start("worker-" + t, slot -> {
                 while (run.running()) {
                     countdown.addCount();
-                    Work.tick(platform);
+                    run.tick();
                     countdown.signal();
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                 }
             });
         }

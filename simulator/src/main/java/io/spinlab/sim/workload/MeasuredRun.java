@@ -10,41 +10,48 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The harness every windowed workload shares: it starts the workload's threads, each with a
- * padded operation counter of its own, lets them run through the warm-up, counts what they do
- * in the measured window, then asks them to stop and waits for them.
+ * padded operation counter of its own, counts what they do inside the measured window, ends
+ * the run when the window is over, and waits for them.
  *
  * <pre>{@code
  * MeasuredRun run = new MeasuredRun(context, window, threads);
  * for (int i = 0; i < threads; i++) {
- *     run.start("worker-" + i, slot -> { while (run.running()) { ...; run.counters().increment(slot); } });
+ *     run.start("worker-" + i, slot -> { while (run.running()) { ...one operation...; run.count(slot); } });
  * }
- * return run.measure(this, () -> { ... release whoever may be blocked ... });
+ * return run.measure(this, () -> { ...release whoever may still be blocked... });
  * }</pre>
  *
- * <p>The controller is the thread that calls {@link #measure}: it waits through the warm-up,
- * reads the clock and the counters, waits through the window, reads them again, then clears
- * {@link #running()}, runs the workload's release action (set the event for good, release
- * permits, ...) so that no thread stays blocked, and joins every thread. Workers must check
- * {@link #running()} at least once per operation and must make a {@code Platform} call per
- * iteration (see {@link Work}).
+ * <p>Time is read by the threads themselves: {@link #count} and {@link #tick} read the clock
+ * (that read is the workload's unit of work, see {@link Work}); an operation counts if it
+ * completes inside the window, and the first thread that reads a time past the window ends
+ * the run ({@link #running()} turns false). The controller, the thread that calls
+ * {@link #measure}, opens the window once every thread has started, waits until it is over,
+ * ends the run itself if no thread has, runs the workload's release action (set the event for
+ * good, release permits, ...) so that no thread stays blocked, and joins every thread.
+ *
+ * <p>Workers must check {@link #running()} at least once per operation and call {@link #count}
+ * or {@link #tick} at least once per iteration.
  */
 public final class MeasuredRun {
     /*
      * Implementation notes
      *
-     * Memory ordering: `stopped` is volatile; the workers' loop checks are plain volatile reads.
-     * The counters are opaque (see OpCounters); the measured interval is bracketed by clock
-     * reads on the controller.
+     * Why the workers read the time, not only the controller: with more runnable threads than
+     * processors (16 × processors and up) a controller that wakes at the end of the window
+     * must queue for a processor behind every busy thread, a full time slice each. The window
+     * would stretch to hundreds of ms, and in the simulator its cost with it. Threads that
+     * stop themselves at the window's end bound a run to warm-up + window on every platform.
      *
-     * Why a controller that sleeps rather than a fixed operation count: the score is
-     * operations per ms whatever the rate, and the simulated cost of a row is bounded by its
-     * virtual duration, as in the published harness (a timed run with per-thread counters).
+     * Memory ordering: windowStart/windowEnd are written once by the controller before `armed`
+     * (volatile) is set; a worker reads `armed` first. `stopped` is volatile. The counters are
+     * opaque (see OpCounters): every counted operation lies inside the window by its own
+     * clock read, so the sum needs no snapshot.
      */
 
     /** How long the controller waits for the threads to finish after the window, on the platform's clock. */
     private static final long JOIN_TIMEOUT_SECONDS = 120;
 
-    /** A worker's body; {@code slot} is its counter in {@link #counters()}. */
+    /** A worker's body; {@code slot} is its counter. */
     @FunctionalInterface
     public interface Body {
         void run(int slot) throws Exception;
@@ -56,6 +63,9 @@ public final class MeasuredRun {
     private final WorkerGroup group;
     private final Map<String, Double> metrics = new LinkedHashMap<>();
     private int started;
+    private long windowStart;
+    private long windowEnd;
+    private volatile boolean armed;
     private volatile boolean stopped;
 
     /** A run of {@code threads} threads measured over {@code window}. */
@@ -67,14 +77,40 @@ public final class MeasuredRun {
         this.group = new WorkerGroup(context, threads);
     }
 
-    /** The per-thread operation counters, one per started thread in start order. */
-    public OpCounters counters() {
-        return counters;
-    }
-
     /** False once the window is over: workers finish their operation and return. */
     public boolean running() {
         return !stopped;
+    }
+
+    /**
+     * One unit of work: reads the clock, and ends the run if the window is over.
+     *
+     * @return the time read
+     */
+    public long tick() {
+        long now = platform.nanoTime();
+        if (armed && now - windowEnd >= 0) {
+            stopped = true;
+        }
+        return now;
+    }
+
+    /** Counts one operation of {@code slot}'s thread if it completes inside the window; a {@link #tick}. */
+    public void count(int slot) {
+        count(slot, 1);
+    }
+
+    /** Counts {@code n} operations of {@code slot}'s thread if they complete inside the window; a {@link #tick}. */
+    public void count(int slot, long n) {
+        long now = platform.nanoTime();
+        if (!armed) {
+            return;
+        }
+        if (now - windowEnd >= 0) {
+            stopped = true;
+        } else if (now - windowStart >= 0) {
+            counters.add(slot, n);
+        }
     }
 
     /** Starts the next thread; its counter is the next slot. Call from the controller only. */
@@ -89,40 +125,27 @@ public final class MeasuredRun {
     }
 
     /**
-     * Runs the controller on the calling thread: warm-up, measured window, stop, release, join.
+     * Runs the controller on the calling thread, once every thread has been started: opens the
+     * window (warm-up from now), waits until it is over, ends the run, runs {@code release},
+     * joins.
      *
      * @param workload what runs, for the result
      * @param release  run once after {@link #running()} turned false, to unblock waiting threads
-     * @return the operations counted in the window and the window's measured length
+     * @return the operations counted in the window and the window's length
      * @throws IllegalStateException if a thread failed or did not finish after the release
      */
     public WorkloadResult measure(Workload workload, Runnable release) throws InterruptedException {
-        sleep(window.warmupNanos());
-        long t0 = platform.nanoTime();
-        long before = counters.sum();
-        sleep(window.measureNanos());
-        long after = counters.sum();
-        long t1 = platform.nanoTime();
+        long now = platform.nanoTime();
+        windowStart = now + window.warmupNanos();
+        windowEnd = windowStart + window.measureNanos();
+        armed = true;
+        for (long left = windowEnd - now; left > 0 && !stopped; left = windowEnd - platform.nanoTime()) {
+            platform.parkNanos(this, left);
+        }
         stopped = true;
         release.run();
         group.join(JOIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        return new WorkloadResult(workload.name(), workload.parameters(), platform.toString(), after - before,
-                t1 - t0, metrics);
-    }
-
-    /**
-     * Waits {@code nanos} with timed parks rather than a sleep: a sleep rounds up to the timer
-     * granularity (1.06 ms on Linux profiles, 15.6 ms on Windows ones), which would make short
-     * simulated windows impossible; a timed park (a futex wait) does not. Spurious returns
-     * park again for the rest.
-     */
-    private void sleep(long nanos) {
-        if (nanos <= 0) {
-            return;
-        }
-        long end = platform.nanoTime() + nanos;
-        for (long left = nanos; left > 0; left = end - platform.nanoTime()) {
-            platform.parkNanos(this, left);
-        }
+        return new WorkloadResult(workload.name(), workload.parameters(), platform.toString(), counters.sum(),
+                window.measureNanos(), metrics);
     }
 }

@@ -69,8 +69,7 @@ public final class MonitorThroughput extends WindowedWorkload {
                     } finally {
                         lock.exit();
                     }
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                 }
             });
         }

@@ -77,7 +77,7 @@ public final class MresWaitDrainRate extends WindowedWorkload {
         run.metric("threads", waiters);
         for (int w = 0; w < waiters; w++) {
             run.start("waiter-" + w, slot -> {
-                for (int r = 0; round.awaitAndCount(r, run.counters(), slot); r++) {
+                for (int r = 0; round.awaitAndCount(r, run, slot); r++) {
                     // each round counted in awaitAndCount
                 }
             });
@@ -115,13 +115,13 @@ public final class MresWaitDrainRate extends WindowedWorkload {
         }
 
         /** Waits for round {@code r}; false when the setter has finished instead. */
-        boolean awaitAndCount(int r, OpCounters counters, int slot) throws InterruptedException {
+        boolean awaitAndCount(int r, MeasuredRun run, int slot) throws InterruptedException {
             ManualResetEvent event = go[r & 1];
             event.await();
             if (finished) {
                 return false;
             }
-            counters.increment(slot);
+            run.count(slot);
             if ((int) REMAINING.getAndAdd(this, -1) == 1) {
                 remaining = waiters;
                 event.reset();

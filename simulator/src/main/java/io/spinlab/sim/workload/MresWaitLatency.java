@@ -61,8 +61,7 @@ public final class MresWaitLatency extends WindowedWorkload {
             run.start("waiter-" + w, slot -> {
                 while (run.running()) {
                     event.await();
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                 }
             });
         }
@@ -72,9 +71,9 @@ public final class MresWaitLatency extends WindowedWorkload {
                     Work.busy(platform, delayBeforeSetNanos);
                 }
                 event.set();
-                Work.tick(platform);
+                run.tick();
                 event.reset();
-                Work.tick(platform);
+                run.tick();
             }
             event.set();
         });

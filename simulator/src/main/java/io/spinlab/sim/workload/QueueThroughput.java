@@ -2,7 +2,6 @@ package io.spinlab.sim.workload;
 
 import io.spinlab.impl.collections.ConcurrentQueue;
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.model.platform.Platform;
 
 /**
  * SpinPerf's ConcurrentQueueThroughput: N threads each offer an element to one shared
@@ -38,7 +37,6 @@ public final class QueueThroughput extends WindowedWorkload {
 
     @Override
     public WorkloadResult run(SpinContext context) throws InterruptedException {
-        Platform platform = context.platform();
         int threads = threads().resolve(context.processorCount());
         ConcurrentQueue<Object> queue = new ConcurrentQueue<>(context);
         MeasuredRun run = new MeasuredRun(context, window(), threads);
@@ -47,12 +45,12 @@ public final class QueueThroughput extends WindowedWorkload {
             run.start("worker-" + t, slot -> {
                 while (run.running()) {
                     queue.offer(ELEMENT);
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                     if (queue.poll() != null) {
-                        run.counters().increment(slot);
+                        run.count(slot);
+                    } else {
+                        run.tick();
                     }
-                    Work.tick(platform);
                 }
             });
         }

@@ -3,7 +3,6 @@ package io.spinlab.sim.workload;
 import io.spinlab.impl.event.ManualResetEvent;
 import io.spinlab.impl.pool.ThreadPool;
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.model.platform.Platform;
 
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * pool's global queue, the queue the {@code global-queue} knob selects) and {@code local}
  * ("queue local": links queued from a worker go to that worker's local queue; only the first
  * item of each chain passes through the global queue). {@code drivers=serial} is one driver.
- * The pool has the default settings (processor-count workers at first).
+ * The pool has the default settings (processor-count workers at first); {@code requests} can
+ * pin how queued work wakes workers, so that the queue change can be measured alone.
  */
 public final class Quwi implements Workload {
 
@@ -51,23 +51,30 @@ public final class Quwi implements Workload {
                     new WorkloadType.Parameter("depth", "16", "work items per chain, 1.." + MAX),
                     new WorkloadType.Parameter("mode", "global",
                             "global (every link through the global queue) or local (links to the worker's queue)"),
+                    new WorkloadType.Parameter("requests", "tuning",
+                            "how queued work wakes workers: tuning (the pool's default for the global-queue knob), "
+                                    + "per-item (before .NET 9) or cascading (current)"),
                     WindowedWorkload.WARMUP, WindowedWorkload.WINDOW),
             p -> new Quwi(parseDrivers(p.text("drivers")), p.whole("depth", 1, MAX),
                     p.choice("mode", List.of("global", "local")).equals("global") ? Mode.GLOBAL : Mode.LOCAL,
-                    p.window()));
+                    parseRequests(p.choice("requests", List.of("tuning", "per-item", "cascading"))), p.window()));
 
     private final int drivers;
     private final int depth;
     private final Mode mode;
+    /** Null: the pool's default for the tuning. */
+    private final ThreadPool.ThreadRequestPolicy requests;
     private final Window window;
 
     /**
      * @param drivers threads queueing chains, 1..{@value #MAX}
      * @param depth   work items per chain, 1..{@value #MAX}
-     * @param mode    where links are queued
-     * @param window  warm-up and measured window
+     * @param mode     where links are queued
+     * @param requests how queued work wakes workers; null for the pool's default under the tuning
+     *                 (per-item with {@code global-queue=queue-segment}, else cascading)
+     * @param window   warm-up and measured window
      */
-    public Quwi(int drivers, int depth, Mode mode, Window window) {
+    public Quwi(int drivers, int depth, Mode mode, ThreadPool.ThreadRequestPolicy requests, Window window) {
         if (drivers < 1 || drivers > MAX || depth < 1 || depth > MAX) {
             throw new IllegalArgumentException("drivers = " + drivers + ", depth = " + depth + "; valid: drivers 1.."
                     + MAX + " (serial = 1), depth 1.." + MAX);
@@ -75,7 +82,23 @@ public final class Quwi implements Workload {
         this.drivers = drivers;
         this.depth = depth;
         this.mode = Objects.requireNonNull(mode, "mode");
+        this.requests = requests;
         this.window = Objects.requireNonNull(window, "window");
+    }
+
+    private static ThreadPool.ThreadRequestPolicy parseRequests(String text) {
+        return switch (text) {
+            case "per-item" -> ThreadPool.ThreadRequestPolicy.PER_ITEM;
+            case "cascading" -> ThreadPool.ThreadRequestPolicy.CASCADING;
+            default -> null;
+        };
+    }
+
+    private static String requestsText(ThreadPool.ThreadRequestPolicy policy) {
+        if (policy == null) {
+            return "tuning";
+        }
+        return policy == ThreadPool.ThreadRequestPolicy.PER_ITEM ? "per-item" : "cascading";
     }
 
     private static int parseDrivers(String text) {
@@ -114,13 +137,16 @@ public final class Quwi implements Workload {
     @Override
     public String parameters() {
         return "drivers=" + (drivers == 1 ? "serial" : Integer.toString(drivers)) + ",depth=" + depth + ",mode="
-                + mode.text() + "," + window.parameters();
+                + mode.text() + ",requests=" + requestsText(requests) + "," + window.parameters();
     }
 
     @Override
     public WorkloadResult run(SpinContext context) throws InterruptedException {
-        Platform platform = context.platform();
-        ThreadPool pool = ThreadPool.builder(context).name("quwi").build();
+        ThreadPool.Builder builder = ThreadPool.builder(context).name("quwi");
+        if (requests != null) {
+            builder.requestPolicy(requests);
+        }
+        ThreadPool pool = builder.build();
         MeasuredRun run = new MeasuredRun(context, window, drivers);
         run.metric("drivers", drivers);
         for (int d = 0; d < drivers; d++) {
@@ -130,8 +156,7 @@ public final class Quwi implements Workload {
                     done.reset();
                     pool.execute(new Link(pool, depth, done, mode == Mode.GLOBAL));
                     done.await();
-                    run.counters().add(slot, depth);
-                    Work.tick(platform);
+                    run.count(slot, depth);
                 }
             });
         }

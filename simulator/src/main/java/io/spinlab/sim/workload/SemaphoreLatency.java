@@ -63,8 +63,7 @@ public final class SemaphoreLatency extends WindowedWorkload {
                     if (!run.running()) {
                         return;
                     }
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                 }
             });
         }
@@ -75,7 +74,7 @@ public final class SemaphoreLatency extends WindowedWorkload {
                 }
                 semaphore.release();
                 while (semaphore.currentCount() > 0 && run.running()) {
-                    Work.tick(platform);
+                    run.tick();
                 }
             }
         });

@@ -71,8 +71,7 @@ public final class SemaphoreThroughput extends WindowedWorkload {
                     semaphore.acquire();
                     Work.busy(platform, holdNanos);
                     semaphore.release();
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                 }
             });
         }

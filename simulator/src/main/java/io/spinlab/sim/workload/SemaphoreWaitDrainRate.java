@@ -71,8 +71,8 @@ public final class SemaphoreWaitDrainRate extends WindowedWorkload {
         run.metric("threads", waiters);
         for (int w = 0; w < waiters; w++) {
             run.start("waiter-" + w, slot -> {
-                while (round.acquireAndCount(run.counters(), slot)) {
-                    Work.tick(platform);
+                while (round.acquireAndCount(run, slot)) {
+                    // counted in acquireAndCount
                 }
             });
         }
@@ -107,12 +107,12 @@ public final class SemaphoreWaitDrainRate extends WindowedWorkload {
         }
 
         /** Takes one permit; false when the releaser has finished instead. */
-        boolean acquireAndCount(OpCounters counters, int slot) throws InterruptedException {
+        boolean acquireAndCount(MeasuredRun run, int slot) throws InterruptedException {
             semaphore.acquire();
             if (finished) {
                 return false;
             }
-            counters.increment(slot);
+            run.count(slot);
             if ((int) REMAINING.getAndAdd(this, -1) == 1) {
                 remaining = waiters;
                 released.set();

@@ -57,8 +57,7 @@ public final class SpinLockThroughput extends WindowedWorkload {
                     lock.enter();
                     Work.busy(platform, holdNanos);
                     lock.exit();
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                 }
             });
         }

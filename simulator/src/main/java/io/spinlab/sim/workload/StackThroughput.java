@@ -2,7 +2,6 @@ package io.spinlab.sim.workload;
 
 import io.spinlab.impl.collections.ConcurrentStack;
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.model.platform.Platform;
 
 /**
  * SpinPerf's ConcurrentStackThroughput: N threads each push an element onto one shared
@@ -35,7 +34,6 @@ public final class StackThroughput extends WindowedWorkload {
 
     @Override
     public WorkloadResult run(SpinContext context) throws InterruptedException {
-        Platform platform = context.platform();
         int threads = threads().resolve(context.processorCount());
         ConcurrentStack<Object> stack = new ConcurrentStack<>(context);
         MeasuredRun run = new MeasuredRun(context, window(), threads);
@@ -44,12 +42,12 @@ public final class StackThroughput extends WindowedWorkload {
             run.start("worker-" + t, slot -> {
                 while (run.running()) {
                     stack.push(ELEMENT);
-                    run.counters().increment(slot);
-                    Work.tick(platform);
+                    run.count(slot);
                     if (stack.pop() != null) {
-                        run.counters().increment(slot);
+                        run.count(slot);
+                    } else {
+                        run.tick();
                     }
-                    Work.tick(platform);
                 }
             });
         }

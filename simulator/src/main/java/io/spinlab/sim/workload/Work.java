@@ -12,7 +12,8 @@ import io.spinlab.model.platform.Platform;
  * without a tick it would never give the engine control back, and an event set and reset
  * in one breath would never be seen set. Every loop in these workloads therefore ticks at
  * least once per operation: one clock read, about 20 ns on current x86 hardware and in every
- * machine profile (its {@code clockReadNs}).
+ * machine profile (its {@code clockReadNs}). Windowed workloads tick through
+ * {@link MeasuredRun#count} and {@link MeasuredRun#tick}, which also watch the window's end.
  */
 public final class Work {
 

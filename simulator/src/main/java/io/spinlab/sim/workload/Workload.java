@@ -23,7 +23,7 @@ import io.spinlab.impl.spin.SpinContext;
  */
 public interface Workload {
 
-    /** A short stable name, e.g. {@code mres-drain}. */
+    /** A short stable name, e.g. {@code mres-wait-drain-rate} (see {@link Workloads} for the registry). */
     String name();
 
     /** The parameters in {@code key=value,...} form, e.g. {@code waiters=8,rounds=20}. */

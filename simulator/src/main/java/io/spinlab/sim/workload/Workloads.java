@@ -82,6 +82,10 @@ public final class Workloads {
                 return type;
             }
         }
+        if (name.equals("eventpipe-stress")) {
+            throw new IllegalArgumentException("workload 'eventpipe-stress' is not available yet: it needs the "
+                    + "EventPipe buffer manager (io.spinlab.impl.buffer); valid workloads: " + String.join(", ", NAMES));
+        }
         throw new IllegalArgumentException("unknown workload '" + name + "'; valid workloads: "
                 + String.join(", ", NAMES));
     }

@@ -38,8 +38,9 @@ class WorkloadTest {
 
     @Test
     void shouldRunDrainWorkloadOnHardwareWhenGivenRealThreads() throws InterruptedException {
-        WorkloadResult result = WorkloadRunner.onHardware(
-                new MresWaitDrainRate(ThreadCount.ofAbsolute(3), 0, new Window(1_000_000, 5_000_000)), Tuning.current());
+        MresWaitDrainRate drain = new MresWaitDrainRate(ThreadCount.ofAbsolute(3), 0, new Window(1_000_000, 5_000_000));
+
+        WorkloadResult result = WorkloadRunner.onHardware(drain, Tuning.current());
 
         assertThat(result.operations()).isPositive();
         assertThat(result.elapsedNanos()).isGreaterThanOrEqualTo(5_000_000);

@@ -1,0 +1,79 @@
+package io.spinlab.sim.experiment;
+
+import io.spinlab.model.machine.MachineProfile;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The simulator's calibration figure for this host: every workload under several tunings on real
+ * threads and in the simulator, and how well the two agree.
+ *
+ * @param host       the profile measured for this host
+ * @param nsPerPause the PAUSE cost measured by the normalization code on real hardware, ns
+ * @param points     one point per workload and tuning
+ */
+public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points) {
+
+    public CalibrationResult {
+        Objects.requireNonNull(host, "host");
+        points = List.copyOf(points);
+    }
+
+    /**
+     * Spearman's ρ between hardware and simulated scores over every point (workloads × tunings)
+     * whose simulated run completed. Scores of different workloads differ by orders of
+     * magnitude, so this mostly says whether the simulator orders the workloads as the host
+     * does; {@link #tuningOrderAgreement()} looks within each workload.
+     */
+    public double spearman() {
+        List<CalibrationPoint> usable = points.stream().filter(p -> !Double.isNaN(p.simulatedScore())).toList();
+        if (usable.size() < 2) {
+            return Double.NaN;
+        }
+        double[] hw = usable.stream().mapToDouble(CalibrationPoint::hardwareScore).toArray();
+        double[] sim = usable.stream().mapToDouble(CalibrationPoint::simulatedScore).toArray();
+        return RankCorrelation.spearman(hw, sim);
+    }
+
+    /**
+     * The share of tuning pairs, within each workload, that the simulator orders as the host
+     * does (which of two tunings scores higher), in [0, 1]; NaN if there is no pair. Pairs
+     * whose hardware scores are within 10 % of each other are too close to call on a shared
+     * 2-processor host and are left out.
+     */
+    public double tuningOrderAgreement() {
+        int agree = 0;
+        int total = 0;
+        for (List<CalibrationPoint> group : byWorkload().values()) {
+            for (int i = 0; i < group.size(); i++) {
+                for (int j = i + 1; j < group.size(); j++) {
+                    CalibrationPoint a = group.get(i);
+                    CalibrationPoint b = group.get(j);
+                    if (Double.isNaN(a.simulatedScore()) || Double.isNaN(b.simulatedScore())
+                            || Math.abs(Experiment.deltaPercent(a.hardwareScore(), b.hardwareScore())) < 10) {
+                        continue;
+                    }
+                    total++;
+                    if (Math.signum(a.hardwareScore() - b.hardwareScore())
+                            == Math.signum(a.simulatedScore() - b.simulatedScore())) {
+                        agree++;
+                    }
+                }
+            }
+        }
+        return total == 0 ? Double.NaN : (double) agree / total;
+    }
+
+    /** The points grouped by workload, in order. */
+    public Map<String, List<CalibrationPoint>> byWorkload() {
+        Map<String, List<CalibrationPoint>> groups = new LinkedHashMap<>();
+        for (CalibrationPoint p : points) {
+            groups.computeIfAbsent(p.workload(), k -> new ArrayList<>()).add(p);
+        }
+        return groups;
+    }
+}

@@ -1,0 +1,63 @@
+package io.spinlab.sim.experiment;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One row of an experiment's result: a workload on a machine under the left and the right
+ * tuning, the two scores (operations per virtual ms), their Δ %, and the published figure or
+ * direction beside them.
+ *
+ * @param experiment   the experiment's name
+ * @param workload     the workload's name
+ * @param machine      the machine profile's name
+ * @param parameters   the workload's parameters
+ * @param leftTuning   the left tuning, as {@code Tuning.describe()} writes it
+ * @param leftScore    the left score, ops per virtual ms; NaN if that run failed
+ * @param rightTuning  the right tuning
+ * @param rightScore   the right score; NaN if that run failed
+ * @param published    what was published about this row
+ * @param leftMetrics  the left run's further figures (threads, events read, ...)
+ * @param rightMetrics the right run's further figures
+ * @param failure      why a run did not complete, with the line that reproduces it; empty if both completed
+ * @param wallMillis   real time the two runs took, ms
+ */
+public record ExperimentRow(String experiment, String workload, String machine, String parameters,
+                            String leftTuning, double leftScore, String rightTuning, double rightScore,
+                            Published published, Map<String, Double> leftMetrics, Map<String, Double> rightMetrics,
+                            Optional<String> failure, long wallMillis) {
+
+    public ExperimentRow {
+        Objects.requireNonNull(experiment, "experiment");
+        Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(machine, "machine");
+        Objects.requireNonNull(parameters, "parameters");
+        Objects.requireNonNull(leftTuning, "leftTuning");
+        Objects.requireNonNull(rightTuning, "rightTuning");
+        Objects.requireNonNull(published, "published");
+        leftMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(leftMetrics));
+        rightMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(rightMetrics));
+        Objects.requireNonNull(failure, "failure");
+    }
+
+    /** (right − left) / left × 100; see {@link Experiment#deltaPercent(double, double)}. */
+    public double deltaPercent() {
+        return Experiment.deltaPercent(leftScore, rightScore);
+    }
+
+    /** How the simulated direction compares with the published one. */
+    public Verdict verdict() {
+        if (failure.isPresent()) {
+            return Verdict.FAILED;
+        }
+        return published.judge(deltaPercent());
+    }
+
+    /** True when both runs completed. */
+    public boolean completed() {
+        return failure.isEmpty();
+    }
+}

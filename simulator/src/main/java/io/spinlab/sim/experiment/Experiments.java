@@ -1,0 +1,303 @@
+package io.spinlab.sim.experiment;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.workload.MonitorThroughput;
+import io.spinlab.sim.workload.MresWaitDrainRate;
+import io.spinlab.sim.workload.MresWaitLatency;
+import io.spinlab.sim.workload.Quwi;
+import io.spinlab.sim.workload.SpinLockThroughput;
+import io.spinlab.sim.workload.ThreadCount;
+import io.spinlab.sim.workload.Window;
+import io.spinlab.sim.workload.Workload;
+import io.spinlab.sim.workload.Workloads;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The named experiments that re-create the published results ({@code reference/published-results.md})
+ * on simulated machines, plus the what-if sweep:
+ * <ul>
+ *   <li>{@code mres-proc-scaling}: processor-scaled vs unscaled spin before blocking (coreclr #13556);</li>
+ *   <li>{@code normalized-spin}: raw vs normalized PAUSE in SpinWait (coreclr #13670);</li>
+ *   <li>{@code threadpool-global-queue}: QueueSegment vs ConcurrentQueue global queue (coreclr #9234);</li>
+ *   <li>{@code monitor-convoy}: convoy vs barging Monitor handoff (coreclr #13978, #14216);</li>
+ *   <li>{@code future-cpus}: the legacy tuning against the current one across PAUSE costs and
+ *       processor counts.</li>
+ * </ul>
+ *
+ * <p>Every row runs both tunings with seed 1 and no faults. The measured window grows with the
+ * number of threads ({@link #windowFor}), the same rule for every row, so that even the slowest
+ * configurations complete several rounds; a row costs a fraction of a second to a few seconds.
+ */
+public final class Experiments {
+
+    /** The seed of every row. */
+    public static final long SEED = 1;
+
+    private static final List<String> NAMES = List.of("mres-proc-scaling", "normalized-spin",
+            "threadpool-global-queue", "monitor-convoy", "future-cpus");
+
+    /** PAUSE costs of the future-cpus sweep, cycles. */
+    public static final List<Integer> FUTURE_PAUSE_CYCLES = List.of(1, 10, 40, 140, 300, 1000);
+    /** Processor counts of the future-cpus sweep. */
+    public static final List<Integer> FUTURE_PROCESSORS = List.of(4, 16, 64, 256);
+
+    private static final String SKYLAKE = "skylake-i7-6700";
+    private static final String SANDY_BRIDGE = "sandybridge-e5-1650";
+    private static final String KABY_LAKE = "kabylake-e3-1245v6";
+    private static final String HASWELL = "haswell-i5-4670k";
+    private static final String XEON_32T = "xeon-2s-32t";
+    private static final long ONE_MICROSECOND = 1_000;
+
+    private Experiments() {
+    }
+
+    /** The experiment names, in the order a full {@code reproduce} runs them. */
+    public static List<String> names() {
+        return NAMES;
+    }
+
+    /** Every experiment, in {@link #names()} order. */
+    public static List<Experiment> all() {
+        return NAMES.stream().map(Experiments::byName).toList();
+    }
+
+    /**
+     * The experiment called {@code name}.
+     *
+     * @throws IllegalArgumentException for an unknown name, listing the valid names
+     */
+    public static Experiment byName(String name) {
+        Objects.requireNonNull(name, "name");
+        Supplier<Experiment> factory = switch (name) {
+            case "mres-proc-scaling" -> Experiments::mresProcScaling;
+            case "normalized-spin" -> Experiments::normalizedSpin;
+            case "threadpool-global-queue" -> Experiments::threadPoolGlobalQueue;
+            case "monitor-convoy" -> Experiments::monitorConvoy;
+            case "future-cpus" -> Experiments::futureCpus;
+            case "eventpipe-lockless" -> throw new IllegalArgumentException("experiment 'eventpipe-lockless' is not "
+                    + "available yet: it needs the EventPipe buffer manager (io.spinlab.impl.buffer); valid "
+                    + "experiments: " + String.join(", ", NAMES));
+            default -> throw new IllegalArgumentException("unknown experiment '" + name + "'; valid experiments: "
+                    + String.join(", ", NAMES));
+        };
+        return factory.get();
+    }
+
+    /**
+     * The warm-up and window of a row with {@code threads} threads: warm-up max(2 ms, 10 µs ×
+     * threads), window max(4 ms, 40 µs × threads). The floor covers the start-up of the slowest
+     * spin phases (a processor-scaled spin on 8 processors with a 140-cycle PAUSE lasts about
+     * 1.3 ms before it blocks); the slope gives a round in which every thread wakes room to
+     * happen several times.
+     */
+    public static Window windowFor(int threads) {
+        long warmup = Math.max(2_000_000L, 10_000L * threads);
+        long window = Math.max(4_000_000L, 40_000L * threads);
+        return new Window(warmup, window);
+    }
+
+    private static Window windowFor(ThreadCount threads, MachineProfile machine) {
+        return windowFor(threads.resolve(machine.logicalProcessors()));
+    }
+
+    // ------------------------------------------------------------------ mres-proc-scaling
+
+    private static Experiment mresProcScaling() {
+        List<PlannedRow> rows = new ArrayList<>();
+        for (String machineName : List.of(SANDY_BRIDGE, SKYLAKE)) {
+            MachineProfile machine = MachinePresets.byName(machineName);
+            for (String workload : List.of(MresWaitDrainRate.NAME, MresWaitLatency.NAME)) {
+                for (long delay : List.of(0L, ONE_MICROSECOND)) {
+                    for (ThreadCount threads : ThreadCount.PUBLISHED_MULTIPLES) {
+                        Workload w = workload.equals(MresWaitDrainRate.NAME)
+                                ? new MresWaitDrainRate(threads, delay, windowFor(threads, machine))
+                                : new MresWaitLatency(threads, delay, windowFor(threads, machine));
+                        rows.add(new PlannedRow(w, machine, procScalingClaim(machineName, workload, threads, delay),
+                                SEED));
+                    }
+                }
+            }
+        }
+        return new Experiment("mres-proc-scaling",
+                "ManualResetEvent's spin before blocking: SpinWait(ProcessorCount × (4 << i)) against the same "
+                        + "without the multiply (dotnet/coreclr #13556/#13631), raw PAUSE counts, on a 10-cycle "
+                        + "Sandy Bridge and a 140-cycle Skylake; MresWaitDrainRate and MresWaitLatency at every "
+                        + "published multiplier, with and without a 1 µs delay before each set.",
+                Tuning.parse("current,spin=proc-scaled,pause=raw"), Tuning.parse("current,spin=unscaled,pause=raw"),
+                rows, List.of("skylake-i7-6700: total over all 16 published rows +322 %",
+                        "sandybridge-e5-1650: about +50 % in total, most rows improving"));
+    }
+
+    private static Published procScalingClaim(String machine, String workload, ThreadCount threads, long delay) {
+        if (!machine.equals(SKYLAKE)) {
+            return Published.none();
+        }
+        String pc = threads.toString();
+        if (delay == 0 && workload.equals(MresWaitDrainRate.NAME)) {
+            switch (pc) {
+                case "1pc" -> {
+                    return Published.figure(56, 330, "coreclr #13556, Core i7-6700: 56 → 330");
+                }
+                case "16pc" -> {
+                    return Published.figure(174, 887, "coreclr #13556, Core i7-6700: 174 → 887");
+                }
+                case "64pc" -> {
+                    return Published.figure(186, 978, "coreclr #13556, Core i7-6700: 186 → 978");
+                }
+                default -> {
+                    // the claim below
+                }
+            }
+        }
+        if (delay == 0 && workload.equals(MresWaitLatency.NAME) && pc.equals("0.5pc")) {
+            return Published.figure(1311, 8461, "coreclr #13556, Core i7-6700: 1,311 → 8,461");
+        }
+        if (threads.multiple() >= 1) {
+            return Published.direction(Published.Direction.RIGHT_BETTER,
+                    "coreclr #13556: the multiply crawls on Skylake from 1 × processors on");
+        }
+        return Published.none();
+    }
+
+    // ------------------------------------------------------------------ normalized-spin
+
+    private static Experiment normalizedSpin() {
+        List<PlannedRow> rows = new ArrayList<>();
+        for (String machineName : List.of(KABY_LAKE, HASWELL)) {
+            MachineProfile machine = MachinePresets.byName(machineName);
+            for (String workload : Workloads.spinPerfNames()) {
+                for (ThreadCount threads : List.of(ThreadCount.ofMultiple(1), ThreadCount.ofMultiple(2))) {
+                    Window window = windowFor(threads, machine);
+                    Workload w = Workloads.create(workload, "threads=" + threads + "," + window.parameters());
+                    rows.add(new PlannedRow(w, machine, normalizedClaim(machineName, workload, threads), SEED));
+                }
+            }
+        }
+        return new Experiment("normalized-spin",
+                "SpinWait in raw PAUSE counts against normalized yields of about 37 ns measured at run time "
+                        + "(dotnet/coreclr #13670), the rest of the current tuning unchanged, on a 140-cycle Kaby "
+                        + "Lake Xeon and a 10-cycle Haswell; the whole SpinPerf suite at 1 and 2 × processors.",
+                Tuning.parse("current,pause=raw"), Tuning.current(), rows,
+                List.of("kabylake-e3-1245v6: no scenario regressed by more than noise",
+                        "haswell-i5-4670k: close to neutral"));
+    }
+
+    private static Published normalizedClaim(String machine, String workload, ThreadCount threads) {
+        if (machine.equals(HASWELL)) {
+            return Published.direction(Published.Direction.NEUTRAL, "coreclr #13670: Haswell close to neutral");
+        }
+        String pc = threads.toString();
+        if (workload.equals(MresWaitDrainRate.NAME) && pc.equals("1pc")) {
+            return Published.delta(34, "coreclr #13670, Xeon E3-1245 v6: MresWaitDrainRate 1PcT +34 %");
+        }
+        if (workload.equals(MresWaitDrainRate.NAME) && pc.equals("2pc")) {
+            return Published.delta(59, "coreclr #13670, Xeon E3-1245 v6: MresWaitDrainRate 2PcT +59 %");
+        }
+        if (workload.equals("semaphore-latency") && pc.equals("1pc")) {
+            return Published.delta(30, "coreclr #13670: SemaphoreSlimLatency +30 % (thread count not stated)");
+        }
+        if (workload.equals("semaphore-wait-drain-rate") && pc.equals("1pc")) {
+            return Published.delta(35, "coreclr #13670: SemaphoreSlimWaitDrainRate +35 % (thread count not stated)");
+        }
+        return Published.direction(Published.Direction.NOT_WORSE,
+                "coreclr #13670: no scenario regressed by more than noise");
+    }
+
+    // ------------------------------------------------------------------ threadpool-global-queue
+
+    private static Experiment threadPoolGlobalQueue() {
+        MachineProfile machine = MachinePresets.byName(XEON_32T);
+        List<PlannedRow> rows = new ArrayList<>();
+        for (Quwi.Mode mode : Quwi.Mode.values()) {
+            for (int depth : Quwi.PUBLISHED_DEPTHS) {
+                for (int drivers : Quwi.PUBLISHED_DRIVERS) {
+                    Window window = windowFor(Math.max(drivers, machine.logicalProcessors()));
+                    Workload w = Workloads.create(Quwi.NAME, String.format(Locale.ROOT,
+                            "drivers=%d,depth=%d,mode=%s,requests=per-item,%s", drivers, depth, mode.text(),
+                            window.parameters()));
+                    rows.add(new PlannedRow(w, machine, quwiClaim(mode, drivers), SEED));
+                }
+            }
+        }
+        return new Experiment("threadpool-global-queue",
+                "The thread pool's global queue: QueueSegment (256-slot linked segments, indices packed 16/16 in "
+                        + "one int) against ConcurrentQueue (dotnet/coreclr #9234), on a 2-socket Xeon with 32 "
+                        + "logical processors; the QUWI matrix, chain depth × drivers, global and local queueing. "
+                        + "Both sides request workers per item, as the pool did then, so that only the queue "
+                        + "differs.",
+                Tuning.parse("current,global-queue=queue-segment"), Tuning.current(), rows,
+                List.of("about 2× when one non-pool thread queues and waits; about +50 % when ProcessorCount "
+                        + "threads queue; 47 of 50 cells improved"));
+    }
+
+    private static Published quwiClaim(Quwi.Mode mode, int drivers) {
+        if (drivers == 1 && mode == Quwi.Mode.GLOBAL) {
+            return Published.delta(100, "coreclr #9234: about 2× when one non-pool thread queues and waits");
+        }
+        return Published.direction(Published.Direction.RIGHT_BETTER, "coreclr #9234: 47 of 50 cells improved");
+    }
+
+    // ------------------------------------------------------------------ monitor-convoy
+
+    private static Experiment monitorConvoy() {
+        MachineProfile machine = MachinePresets.byName(SKYLAKE);
+        List<PlannedRow> rows = new ArrayList<>();
+        for (long hold : List.of(0L, ONE_MICROSECOND)) {
+            for (ThreadCount threads : List.of(ThreadCount.ofMultiple(1), ThreadCount.ofMultiple(4),
+                    ThreadCount.ofMultiple(16))) {
+                Workload w = new MonitorThroughput(threads, hold, windowFor(threads, machine));
+                rows.add(new PlannedRow(w, machine, Published.direction(Published.Direction.RIGHT_BETTER,
+                        "coreclr #13978/#14216: barging removes the lock convoy"), SEED));
+            }
+        }
+        return new Experiment("monitor-convoy",
+                "The Monitor handoff: convoy (no arriving thread may take the lock while one waits; release "
+                        + "hands it to the woken waiter) against barging with spinner counting (dotnet/coreclr "
+                        + "#13978, fixed by #14216), on a contended lock, Skylake i7-6700.",
+                Tuning.parse("current,monitor=convoy"), Tuning.current(), rows, List.of());
+    }
+
+    // ------------------------------------------------------------------ future-cpus
+
+    /**
+     * A what-if part: the Skylake i7-6700 preset's costs and clock, with {@code pauseCycles} and
+     * {@code processors} logical processors (two per core, except a 4-processor part: 2 × 2).
+     */
+    public static MachineProfile futureMachine(int pauseCycles, int processors) {
+        int cores = Math.max(1, processors / 2);
+        return MachinePresets.byName(SKYLAKE).toBuilder()
+                .name("future-p" + pauseCycles + "-n" + processors)
+                .description("What-if: " + processors + " logical processors, " + pauseCycles + "-cycle PAUSE")
+                .pauseCycles(pauseCycles)
+                .physicalCores(cores)
+                .logicalProcessors(processors)
+                .build();
+    }
+
+    private static Experiment futureCpus() {
+        List<PlannedRow> rows = new ArrayList<>();
+        ThreadCount one = ThreadCount.ofMultiple(1);
+        for (int processors : FUTURE_PROCESSORS) {
+            for (int pause : FUTURE_PAUSE_CYCLES) {
+                MachineProfile machine = futureMachine(pause, processors);
+                rows.add(new PlannedRow(new MresWaitDrainRate(one, 0, windowFor(one, machine)), machine,
+                        Published.none(), SEED));
+                rows.add(new PlannedRow(new SpinLockThroughput(one, windowFor(one, machine)), machine,
+                        Published.none(), SEED));
+            }
+        }
+        return new Experiment("future-cpus",
+                "Today's heuristics (current: SpinOnce spin, normalized PAUSE, SpinWait spin lock) against the "
+                        + ".NET Core 2.0 ones (legacy) on parts that do not exist yet: PAUSE of 1 to 1,000 cycles × "
+                        + "4 to 256 logical processors, MresWaitDrainRate and SpinLockThroughput at 1 × "
+                        + "processors. Where does the current tuning stop winning?",
+                Tuning.legacy(), Tuning.current(), rows, List.of());
+    }
+}

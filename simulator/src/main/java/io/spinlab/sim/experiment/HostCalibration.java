@@ -1,0 +1,167 @@
+package io.spinlab.sim.experiment;
+
+import io.spinlab.impl.platform.HardwarePlatform;
+import io.spinlab.impl.spin.SampledPauseNormalizer;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.engine.Faults;
+import io.spinlab.sim.engine.Simulation;
+import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.Window;
+import io.spinlab.sim.workload.Workload;
+import io.spinlab.sim.workload.WorkloadRunner;
+import io.spinlab.sim.workload.WorkloadType;
+import io.spinlab.sim.workload.Workloads;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The simulator's calibration against this host: measure the host's PAUSE with the production
+ * normalization code ({@link SampledPauseNormalizer} on {@link HardwarePlatform}), build a
+ * {@link MachineProfile} for the host from it, run every registry workload under several tunings
+ * on real threads and in a simulation of that profile, and compare the scores by rank
+ * ({@link CalibrationResult#spearman()}).
+ *
+ * <pre>{@code
+ * CalibrationResult r = HostCalibration.run(HostCalibration.Settings.defaults(), point -> { });
+ * double rho = r.spearman();
+ * }</pre>
+ *
+ * <p>The host profile takes the measured PAUSE, the processor count the JVM sees (every
+ * processor counted as a core: SMT is not detected), the clock from {@code /proc/cpuinfo} when
+ * readable (else 3 GHz; it only turns the measured ns into cycles and back), and the Linux-like
+ * default OS costs of {@link MachineProfile#builder}; those are not measured here.
+ */
+public final class HostCalibration {
+
+    /** Tunings every workload runs under: the current one, the legacy one, and current with raw PAUSE counts. */
+    public static final List<String> DEFAULT_TUNINGS = List.of("current", "legacy", "current,pause=raw");
+
+    private static final double DEFAULT_GHZ = 3.0;
+    private static final long SEED = 1;
+
+    /**
+     * What a calibration runs.
+     *
+     * @param hardwareWindow  warm-up and window of each hardware run
+     * @param simulatedWindow warm-up and window of each simulated run
+     * @param repetitions     hardware runs per point (the median counts), 1 or more
+     * @param tunings         tunings, as {@link Tuning#parse} reads them
+     * @param workloads       registry workload names
+     */
+    public record Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, List<String> tunings,
+                           List<String> workloads) {
+
+        public Settings {
+            Objects.requireNonNull(hardwareWindow, "hardwareWindow");
+            Objects.requireNonNull(simulatedWindow, "simulatedWindow");
+            if (repetitions < 1) {
+                throw new IllegalArgumentException("repetitions = " + repetitions + "; allowed 1 or more");
+            }
+            tunings = List.copyOf(tunings);
+            tunings.forEach(Tuning::parse);
+            workloads = List.copyOf(workloads);
+            workloads.forEach(Workloads::byName);
+        }
+
+        /** Hardware: 5 ms warm-up, 20 ms window, 3 repetitions; simulated: 2 ms and 4 ms; every workload. */
+        public static Settings defaults() {
+            return new Settings(new Window(5_000_000, 20_000_000), new Window(2_000_000, 4_000_000), 3,
+                    DEFAULT_TUNINGS, Workloads.names());
+        }
+    }
+
+    private HostCalibration() {
+    }
+
+    /** This host's PAUSE cost in ns, measured by the production normalizer (eight samples, minimum). */
+    public static double measureNsPerPause() {
+        SampledPauseNormalizer normalizer = new SampledPauseNormalizer(HardwarePlatform.INSTANCE);
+        normalizer.refreshIfDue();
+        return normalizer.nsPerPause();
+    }
+
+    /**
+     * A profile named {@code host} for this machine: {@code nsPerPause} turned into cycles at the
+     * host's clock, every processor the JVM sees, default OS costs.
+     */
+    public static MachineProfile hostProfile(double nsPerPause) {
+        int processors = Runtime.getRuntime().availableProcessors();
+        double ghz = hostGhz().orElse(DEFAULT_GHZ);
+        int cycles = (int) Math.max(0, Math.min(10_000, Math.round(nsPerPause * ghz)));
+        return MachineProfile.builder("host")
+                .description(String.format(Locale.ROOT, "This host: %d processors, PAUSE measured at %.2f ns",
+                        processors, nsPerPause))
+                .frequencyGhz(Math.round(ghz * 100) / 100.0)
+                .pauseCycles(cycles)
+                .physicalCores(processors)
+                .logicalProcessors(processors)
+                .atomicOpNs(Math.round(20 / ghz * 10) / 10.0)
+                .build();
+    }
+
+    /** The first {@code cpu MHz} of {@code /proc/cpuinfo}, in GHz, if there is one. */
+    static Optional<Double> hostGhz() {
+        Path cpuinfo = Path.of("/proc/cpuinfo");
+        if (!Files.isReadable(cpuinfo)) {
+            return Optional.empty();
+        }
+        try {
+            for (String line : Files.readAllLines(cpuinfo, StandardCharsets.UTF_8)) {
+                if (line.startsWith("cpu MHz")) {
+                    int colon = line.indexOf(':');
+                    double mhz = Double.parseDouble(line.substring(colon + 1).strip());
+                    return mhz > 10 ? Optional.of(mhz / 1000) : Optional.empty();
+                }
+            }
+        } catch (IOException | NumberFormatException | StringIndexOutOfBoundsException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Measures the host, then runs every workload of {@code settings} under every tuning on real
+     * threads and in the simulator, calling {@code onPoint} after each point.
+     *
+     * @throws InterruptedException if interrupted during a hardware run
+     */
+    public static CalibrationResult run(Settings settings, Consumer<CalibrationPoint> onPoint)
+            throws InterruptedException {
+        double ns = measureNsPerPause();
+        MachineProfile host = hostProfile(ns);
+        List<CalibrationPoint> points = new ArrayList<>();
+        for (String name : settings.workloads()) {
+            WorkloadType type = Workloads.byName(name);
+            Workload onHardware = type.create(settings.hardwareWindow().parameters());
+            Workload simulated = type.create(settings.simulatedWindow().parameters());
+            for (String tuningText : settings.tunings()) {
+                Tuning tuning = Tuning.parse(tuningText);
+                double[] scores = new double[settings.repetitions()];
+                for (int i = 0; i < scores.length; i++) {
+                    scores[i] = WorkloadRunner.onHardware(onHardware, tuning).opsPerMs();
+                }
+                Arrays.sort(scores);
+                SimulatedRun run = WorkloadRunner.simulate(simulated, tuning, Simulation.builder(host).seed(SEED)
+                        .faults(Faults.none()).budgets(Experiment.ROW_BUDGETS));
+                double sim = run.simulation().completed() && run.workloadResult().isPresent()
+                        ? run.workloadResult().get().opsPerMs() : Double.NaN;
+                CalibrationPoint point = new CalibrationPoint(name, onHardware.parameters(), tuning.describe(),
+                        scores[scores.length / 2], sim);
+                points.add(point);
+                onPoint.accept(point);
+            }
+        }
+        return new CalibrationResult(host, ns, points);
+    }
+}

@@ -1,0 +1,132 @@
+package io.spinlab.sim.experiment;
+
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.workload.ThreadCount;
+import io.spinlab.sim.workload.Window;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** The experiment plans: names, rows, tunings, published figures; and the verdict arithmetic. */
+class ExperimentsTest {
+
+    @Test
+    void shouldPlanEveryPublishedRowWhenExperimentsAreBuilt() {
+        assertThat(Experiments.names()).containsExactly("mres-proc-scaling", "normalized-spin",
+                "threadpool-global-queue", "monitor-convoy", "future-cpus");
+        assertThat(Experiments.byName("mres-proc-scaling").rows()).hasSize(2 * 2 * 2 * 6);
+        assertThat(Experiments.byName("normalized-spin").rows()).hasSize(2 * 11 * 2);
+        assertThat(Experiments.byName("threadpool-global-queue").rows()).hasSize(2 * 5 * 5);
+        assertThat(Experiments.byName("monitor-convoy").rows()).hasSize(6);
+        assertThat(Experiments.byName("future-cpus").rows()).hasSize(6 * 4 * 2);
+    }
+
+    @Test
+    void shouldCompareNamedTuningsWhenExperimentsAreBuilt() {
+        Experiment procScaling = Experiments.byName("mres-proc-scaling");
+
+        assertThat(procScaling.left().describe()).isEqualTo("current,spin=proc-scaled,pause=raw");
+        assertThat(procScaling.right().describe()).isEqualTo("current,spin=unscaled,pause=raw");
+        assertThat(Experiments.byName("normalized-spin").left().describe()).isEqualTo("current,pause=raw");
+        assertThat(Experiments.byName("threadpool-global-queue").left().describe())
+                .isEqualTo("current,global-queue=queue-segment");
+        assertThat(Experiments.byName("monitor-convoy").left().describe()).isEqualTo("current,monitor=convoy");
+        assertThat(Experiments.byName("future-cpus").left().describe()).isEqualTo("legacy");
+    }
+
+    @Test
+    void shouldCarryPublishedFiguresWhereTheyExist() {
+        List<PlannedRow> skylake = Experiments.byName("mres-proc-scaling").select(r -> r.machine().name()
+                .equals("skylake-i7-6700") && r.published().deltaPercent().isPresent()).rows();
+
+        assertThat(skylake).extracting(r -> r.workload().name() + " " + r.workload().parameters().split(",")[0])
+                .containsExactlyInAnyOrder("mres-wait-drain-rate threads=1pc", "mres-wait-drain-rate threads=16pc",
+                        "mres-wait-drain-rate threads=64pc", "mres-wait-latency threads=0.5pc");
+        assertThat(skylake.get(0).published().deltaPercent().getAsDouble()).isCloseTo(489.3, within(0.1));
+        Set<String> machines = Experiments.byName("normalized-spin").rows().stream()
+                .map(r -> r.machine().name()).collect(Collectors.toSet());
+        assertThat(machines).containsExactlyInAnyOrder("kabylake-e3-1245v6", "haswell-i5-4670k");
+    }
+
+    @Test
+    void shouldListValidNamesWhenExperimentIsUnknown() {
+        assertThatThrownBy(() -> Experiments.byName("mres")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown experiment 'mres'").hasMessageContaining("normalized-spin");
+        assertThatThrownBy(() -> Experiments.byName("eventpipe-lockless"))
+                .hasMessageContaining("not available yet").hasMessageContaining("buffer manager");
+    }
+
+    @Test
+    void shouldGrowWindowWithThreadsWhenRowsAreOversubscribed() {
+        assertThat(Experiments.windowFor(8)).isEqualTo(new Window(2_000_000, 4_000_000));
+        assertThat(Experiments.windowFor(768)).isEqualTo(new Window(7_680_000, 30_720_000));
+        assertThat(ThreadCount.parse("64pc").resolve(12)).isEqualTo(768);
+    }
+
+    @Test
+    void shouldBuildWhatIfPartWhenPauseAndProcessorsAreGiven() {
+        MachineProfile part = Experiments.futureMachine(300, 256);
+
+        assertThat(part.name()).isEqualTo("future-p300-n256");
+        assertThat(part.pauseCycles()).isEqualTo(300);
+        assertThat(part.logicalProcessors()).isEqualTo(256);
+        assertThat(part.physicalCores()).isEqualTo(128);
+        assertThat(Experiments.futureMachine(1, 4).physicalCores()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldJudgeDirectionsWithNoiseBandWhenDeltasAreGiven() {
+        Published better = Published.figure(56, 330, "x");
+        Published notWorse = Published.direction(Published.Direction.NOT_WORSE, "x");
+        Published neutral = Published.direction(Published.Direction.NEUTRAL, "x");
+
+        assertThat(better.direction()).isEqualTo(Published.Direction.RIGHT_BETTER);
+        assertThat(better.judge(400)).isEqualTo(Verdict.AGREES);
+        assertThat(better.judge(3)).isEqualTo(Verdict.DISAGREES);
+        assertThat(better.judge(Double.POSITIVE_INFINITY)).isEqualTo(Verdict.AGREES);
+        assertThat(notWorse.judge(-4)).isEqualTo(Verdict.AGREES);
+        assertThat(notWorse.judge(-6)).isEqualTo(Verdict.DISAGREES);
+        assertThat(neutral.judge(4.9)).isEqualTo(Verdict.AGREES);
+        assertThat(neutral.judge(-30)).isEqualTo(Verdict.DISAGREES);
+        assertThat(Published.none().judge(-30)).isEqualTo(Verdict.NO_CLAIM);
+        assertThat(better.describe()).isEqualTo("+489 %");
+    }
+
+    @Test
+    void shouldComputeDeltaWhenScoresAreEdgeCases() {
+        assertThat(Experiment.deltaPercent(100, 150)).isEqualTo(50);
+        assertThat(Experiment.deltaPercent(0, 0)).isZero();
+        assertThat(Experiment.deltaPercent(0, 5)).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(Experiment.deltaPercent(Double.NaN, 5)).isNaN();
+    }
+
+    @Test
+    void shouldReturnRowsInPlanOrderWhenRunInParallel() {
+        Experiment reduced = Experiments.byName("future-cpus").select(r -> r.machine().logicalProcessors() == 4
+                && r.machine().pauseCycles() >= 140);
+        List<String> started = new ArrayList<>();
+        List<ExperimentRow> rows = reduced.run(new ProgressListener() {
+            @Override
+            public void rowStarted(Experiment experiment, int index, int total, PlannedRow row) {
+                started.add(index + "/" + total);
+            }
+        }, 2);
+
+        assertThat(rows).extracting(r -> r.machine() + " " + r.workload())
+                .containsExactlyElementsOf(reduced.rows().stream()
+                        .map(r -> r.machine().name() + " " + r.workload().name()).toList());
+        assertThat(started).hasSize(6).contains("0/6", "5/6");
+        assertThat(rows).allSatisfy(r -> {
+            assertThat(r.completed()).isTrue();
+            assertThat(r.verdict()).isEqualTo(Verdict.NO_CLAIM);
+            assertThat(r.leftMetrics()).containsKey("threads");
+        });
+    }
+}
