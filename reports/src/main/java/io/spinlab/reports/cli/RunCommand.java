@@ -56,7 +56,8 @@ final class RunCommand implements Callable<Integer> {
             machineName = "hardware";
         } else {
             MachineProfile machine = run.machine();
-            SimulatedRun simulated = WorkloadRunner.simulate(workload, tuning, machine, run.seed);
+            SimulatedRun simulated = WorkloadRunner.simulate(run.workload, run.parameterText(), tuning,
+                    run.simulation());
             simulation = simulated.simulation();
             if (!simulation.completed()) {
                 spec.commandLine().getErr().println(simulation.report());
@@ -85,6 +86,8 @@ final class RunCommand implements Callable<Integer> {
             text.append(String.format(Locale.ROOT, "  %s: %s%n", metric.getKey(), format(metric.getValue())));
         }
         if (simulation != null) {
+            text.append("memory model: ").append(simulation.memoryModel() ? "on" : "off (Platform calls only)")
+                    .append('\n');
             text.append("digest: ").append(simulation.digest()).append('\n');
             text.append(simulation.metrics().table());
             text.append("reproduce: ").append(simulation.reproduction()).append('\n');
@@ -114,8 +117,10 @@ final class RunCommand implements Callable<Integer> {
         node.put("unit", "ops/ms");
         if (simulation == null) {
             node.putNull("digest");
+            node.putNull("memoryModel");
         } else {
             node.put("digest", simulation.digest());
+            node.put("memoryModel", simulation.memoryModel());
         }
         ObjectNode metrics = node.putObject("metrics");
         metrics.put("operations", result.operations());

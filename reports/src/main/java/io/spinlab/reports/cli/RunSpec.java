@@ -3,6 +3,7 @@ package io.spinlab.reports.cli;
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.machine.MachineProfileFiles;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.Workloads;
@@ -45,6 +46,10 @@ final class RunSpec {
     @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Any other workload parameter (repeatable).")
     List<String> params = new ArrayList<>();
 
+    @Option(names = "--memory-model", description = "Charge every volatile and VarHandle access by the cache-line "
+            + "cost model (slower; off by default: Platform calls only).")
+    boolean memoryModel;
+
     Tuning tuning() {
         return Tuning.parse(tuning);
     }
@@ -54,6 +59,11 @@ final class RunSpec {
     }
 
     Workload workload() {
+        return Workloads.create(workload, parameterText());
+    }
+
+    /** The workload parameters the options give, as {@code key=value,...}. */
+    String parameterText() {
         List<String> all = new ArrayList<>();
         if (threads != null) {
             all.add("threads=" + threads);
@@ -62,7 +72,12 @@ final class RunSpec {
             all.add("window=" + duration);
         }
         all.addAll(params);
-        return Workloads.create(workload, String.join(",", all));
+        return String.join(",", all);
+    }
+
+    /** A simulation of the chosen machine with the chosen seed and memory-model mode. */
+    Simulation.Builder simulation() {
+        return Simulation.builder(machine()).seed(seed).memoryModel(memoryModel);
     }
 
     /** A preset by name, or a profile file when the text names one. */

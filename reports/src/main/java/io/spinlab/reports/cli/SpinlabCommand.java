@@ -13,7 +13,8 @@ import java.io.PrintWriter;
  */
 @Command(name = "spinlab", mixinStandardHelpOptions = true, version = "spinlab 0.1.0",
         description = "Spin-waiting and synchronization primitives on real and simulated CPUs.",
-        subcommands = {MachinesCommand.class, RunCommand.class, TraceCommand.class, HuntCommand.class,
+        subcommands = {MachinesCommand.class, RunCommand.class, TraceCommand.class, ReproduceCommand.class,
+                WhatifCommand.class, HuntCommand.class, CalibrateCommand.class,
                 BenchCommand.class, CommandLine.HelpCommand.class})
 public final class SpinlabCommand implements Runnable {
 

@@ -47,9 +47,8 @@ final class TraceCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
         Workload workload = run.workload();
-        Simulation.Builder builder = Simulation.builder(run.machine()).seed(run.seed).faults(Faults.none())
-                .trace(true).traceLimit(limit);
-        SimulatedRun simulated = WorkloadRunner.simulate(workload, run.tuning(), builder);
+        Simulation.Builder builder = run.simulation().faults(Faults.none()).trace(true).traceLimit(limit);
+        SimulatedRun simulated = WorkloadRunner.simulate(run.workload, run.parameterText(), run.tuning(), builder);
         SimulationResult result = simulated.simulation();
         TraceRecorder trace = result.trace().orElseThrow(() -> new IllegalStateException("the run kept no trace"));
         Path parent = out.toAbsolutePath().getParent();

@@ -48,6 +48,20 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldSayWhichModeProducedTheNumber() throws Exception {
+        assertThat(run("run", "--workload", "queue-throughput", "--threads", "4", "--duration", "100us",
+                "--memory-model", "--json")).isZero();
+        JsonNode on = new ObjectMapper().readTree(out.toString());
+        assertThat(run("run", "--workload", "queue-throughput", "--threads", "4", "--duration", "100us", "--json"))
+                .isZero();
+        JsonNode off = new ObjectMapper().readTree(out.toString());
+        assertThat(on.get("memoryModel").asBoolean()).isTrue();
+        assertThat(off.get("memoryModel").asBoolean()).isFalse();
+        // Shared-memory traffic costs time only with the model on.
+        assertThat(on.get("score").asDouble()).isLessThan(off.get("score").asDouble());
+    }
+
+    @Test
     void shouldRunOnRealThreads() {
         assertThat(run("run", "--workload", "mres-wait-latency", "--threads", "2", "--duration", "5ms",
                 "--hardware")).isZero();

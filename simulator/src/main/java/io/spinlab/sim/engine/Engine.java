@@ -2,6 +2,8 @@ package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.memory.AccessKind;
+import io.spinlab.sim.memory.MemoryModel;
 import io.spinlab.sim.os.OsCosts;
 import io.spinlab.sim.os.Processor;
 import io.spinlab.sim.os.Scheduler;
@@ -62,10 +64,17 @@ final class Engine {
      * Maps keyed by Thread or blocker objects are used for lookups only, never iterated for a
      * decision. The wall clock is read only to enforce the wall-clock budget.
      *
-     * Memory-model hook: SimulatedPlatform.charge(picos) is a scheduling point that charges
-     * working time. Bytecode instrumentation of volatile/VarHandle accesses (a later issue)
-     * calls it (or a richer variant keyed by the accessed location) at each access, which makes
-     * every shared access a scheduling point without touching production bytecode.
+     * Memory model (on only when built with it): guest bytecode, loaded by the instrumenting
+     * GuestClassLoader, calls GuestHooks before every volatile and VarHandle access; the hook
+     * finds its SimThread through RUNNING and files a REQ_MEMORY request (object, offset,
+     * kind) here, a scheduling point like any Platform call. The MemoryModel prices it from
+     * the line's coherence state at the current time (hit, transfer, stall behind another
+     * core's exclusive access, atomic base cost); the thread is charged that as working time
+     * and performs the access when it resumes, at the end of the charged interval. So a CAS
+     * that another thread's CAS overtook meanwhile fails, exactly as on hardware, and
+     * deterministically. The digest records each access with its object's first-touch id, its
+     * offset and kind. With the memory model off nothing of this exists and runs are as before.
+     * SimulatedPlatform.charge(picos) stays the plain cost hook for finer models.
      *
      * Why no watchdog thread: a simulated thread that loops forever without a Platform call,
      * or parks while pinned (inside a class initializer), hangs the engine's thread. The first
@@ -84,6 +93,10 @@ final class Engine {
     private static final int UNWIND_ATTEMPTS = 1_000;
     private static final long WALL_CHECK_MASK = 4095;
     private static final int PICOS_PER_NANO = 1_000;
+    private static final long MEMORY_KIND_MASK = (1L << SimThread.MEMORY_KIND_BITS) - 1;
+
+    /** The simulated thread a virtual thread belongs to, set by the thread itself (see GuestHooks). */
+    static final ThreadLocal<SimThread> RUNNING = new ThreadLocal<>();
 
     final MachineProfile machine;
     final OsCosts costs;
@@ -92,6 +105,10 @@ final class Engine {
     final Budgets budgets;
     final long seed;
     final String context;
+    /** The memory model, or null when the run has none. */
+    final MemoryModel memory;
+    /** The platform of this engine's simulation (set once by Simulation). */
+    SimulatedPlatform platform;
     private final SimRandom faultRandom;
     private final SimRandom platformRandom;
     private final EventQueue queue = new EventQueue();
@@ -129,7 +146,7 @@ final class Engine {
     private SimThread blockedOutside;
 
     Engine(MachineProfile machine, long seed, Faults faults, Budgets budgets, boolean traceOn, long traceLimit,
-            String context) {
+            String context, boolean memoryModel) {
         this.machine = machine;
         this.costs = OsCosts.of(machine);
         this.scheduler = new Scheduler(machine.logicalProcessors(), costs.timeSlicePicos());
@@ -137,6 +154,7 @@ final class Engine {
         this.budgets = budgets;
         this.seed = seed;
         this.context = context;
+        this.memory = memoryModel ? new MemoryModel(machine) : null;
         SimRandom root = new SimRandom(seed);
         this.platformRandom = root.split();
         this.faultRandom = root.split();
@@ -182,6 +200,11 @@ final class Engine {
             throw error;
         }
         return me.reqResult;
+    }
+
+    /** A memory access of guest code on {@code t}, the running thread (memory model on). */
+    void memoryAccess(SimThread t, Object target, long offset, int kind) {
+        call(SimThread.REQ_MEMORY, (offset << SimThread.MEMORY_KIND_BITS) | kind, target);
     }
 
     /** {@code Platform.startThread} from a simulated thread. */
@@ -405,6 +428,10 @@ final class Engine {
             blockedOutsidePlatform(t);
             return;
         }
+        if (kind == SimThread.REQ_MEMORY) {
+            memoryAccess(t);
+            return;
+        }
         digest.record(now, kind, t.index, t.reqArg, 0);
         switch (kind) {
             case SimThread.REQ_PAUSE -> continueAfter(t, costs.pausePicos((int) t.reqArg), Activity.SPINNING);
@@ -430,6 +457,15 @@ final class Engine {
         }
         t.reqObject = null;
         t.reqTask = null;
+    }
+
+    private void memoryAccess(SimThread t) {
+        long arg = t.reqArg;
+        AccessKind kind = AccessKind.ofCode((int) (arg & MEMORY_KIND_MASK));
+        long cost = memory.access(t.processor, t.reqObject, arg >>> SimThread.MEMORY_KIND_BITS, kind, now);
+        digest.record(now, SimThread.REQ_MEMORY, t.index, arg, memory.lastObjectId());
+        t.reqObject = null;
+        continueAfter(t, costs.atLeastFloor(cost), Activity.WORKING);
     }
 
     private void onWake(SimThread t) {
@@ -775,7 +811,7 @@ final class Engine {
                 && MachinePresets.byName(machine.name()).equals(machine)
                 ? machine.name() : machine.toString();
         return "machine=" + machineText + (context.isEmpty() ? "" : " " + context) + " seed=" + seed + " faults="
-                + faults.describe();
+                + faults.describe() + (memory != null ? " memory=on" : "");
     }
 
     private String report() {
@@ -861,9 +897,11 @@ final class Engine {
             meta.put("context", context);
             meta.put("outcome", outcome.name());
             meta.put("digest", hex);
+            meta.put("memoryModel", memory != null ? "on" : "off");
             trace.finish(names, blockerNames, meta);
         }
         return new SimulationResult(outcome, now, steps, handOffs, hex, digest.events(), metrics, report,
-                Optional.ofNullable(failure), reproduction(), Optional.ofNullable(trace), machine, seed, faults);
+                Optional.ofNullable(failure), reproduction(), Optional.ofNullable(trace), machine, seed, faults,
+                Optional.ofNullable(memory).map(MemoryModel::metrics));
     }
 }

@@ -35,6 +35,10 @@ final class SimThread implements Executor {
     static final int REQ_UNPARK = 6;
     static final int REQ_START = 7;
     static final int REQ_CHARGE = 8;
+    /** A volatile or VarHandle access of guest code (memory model on): reqObject, reqArg = offset << 2 | kind. */
+    static final int REQ_MEMORY = 9;
+    /** Bits of reqArg that hold the access kind of a REQ_MEMORY. */
+    static final int MEMORY_KIND_BITS = 2;
 
     /** Why a parked or sleeping thread woke. */
     static final int CAUSE_UNPARK = 0;
@@ -77,6 +81,8 @@ final class SimThread implements Executor {
     boolean heldOff;
     /** The last scheduling point was an injected preemption (the next one is exempt). */
     boolean heldOffLast;
+    /** Static initializers of guest classes being run by this thread: no hook schedules while above 0. */
+    int initializerDepth;
 
     final long startPicos;
     long endPicos = -1;
@@ -96,6 +102,7 @@ final class SimThread implements Executor {
 
     /** The body of the virtual thread: the task, with failures recorded instead of thrown. */
     void body() {
+        Engine.RUNNING.set(this);
         try {
             if (!engine.killing) {
                 task.run();
@@ -105,6 +112,7 @@ final class SimThread implements Executor {
         } catch (Throwable t) {
             failure = t;
         } finally {
+            Engine.RUNNING.remove();
             finished = true;
         }
     }

@@ -132,6 +132,7 @@ public final class SimulatedPlatform implements Platform {
 
     @Override
     public String toString() {
-        return "simulated(" + engine.machine.name() + ", seed " + engine.seed + ")";
+        return "simulated(" + engine.machine.name() + ", seed " + engine.seed
+                + (engine.memory != null ? ", memory model" : "") + ")";
     }
 }

@@ -1,6 +1,7 @@
 package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.memory.GuestClassLoader;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,17 @@ import java.util.Objects;
  * parked, no timer pending — the report names each thread and its blocker); out of budget
  * ({@link Budgets}); or failed (a simulated thread threw, or blocked outside the Platform).
  * The report ends with the line that reproduces the run. Unfinished threads are unwound.
+ *
+ * <p><b>Memory model.</b> Off by default: code between two {@code Platform} calls costs no
+ * time and runs atomically. Built with {@link Builder#memoryModel(boolean) memoryModel(true)},
+ * every volatile field access and every {@code VarHandle} access of <em>guest</em> code — the
+ * classes of {@code io.spinlab.impl}, {@code io.spinlab.sim.workload} and any
+ * {@linkplain Builder#guestPackages added package}, loaded instrumented by
+ * {@link #guestLoader()} — is a scheduling point costed by the machine's cache model
+ * ({@link io.spinlab.sim.memory.MemoryModel}), and their JDK spin, yield, sleep, park and
+ * clock calls go to this simulation. Guest code must be built from classes of that loader
+ * ({@code WorkloadRunner} does it for workloads); code loaded by the application class loader
+ * runs as with the model off. Results say which mode produced them.
  *
  * <p>Requirements: JDK 25 and {@code --add-opens java.base/java.lang=ALL-UNNAMED}. A
  * simulation runs once, from a platform thread; it is not thread-safe.
@@ -82,12 +94,15 @@ public final class Simulation {
     private final Engine engine;
     private final SimulatedPlatform platform;
     private final List<Class<?>> toInitialize;
+    private final GuestClassLoader guestLoader;
 
     private Simulation(Builder builder) {
         this.engine = new Engine(builder.machine, builder.seed, builder.faults, builder.budgets, builder.trace,
-                builder.traceLimit, builder.context);
+                builder.traceLimit, builder.context, builder.memoryModel);
         this.platform = new SimulatedPlatform(this, engine);
+        this.engine.platform = platform;
         this.toInitialize = List.copyOf(builder.initialize);
+        this.guestLoader = builder.memoryModel ? builder.guestLoader() : null;
     }
 
     /** A builder for a run on {@code machine}: seed 0, no faults, default budgets, no trace. */
@@ -110,6 +125,23 @@ public final class Simulation {
 
     public Faults faults() {
         return engine.faults;
+    }
+
+    /** True if this simulation costs guest code's memory accesses (see the class documentation). */
+    public boolean memoryModel() {
+        return guestLoader != null;
+    }
+
+    /**
+     * The instrumenting class loader whose classes this simulation sees accessing memory.
+     *
+     * @throws IllegalStateException if the simulation was built without the memory model
+     */
+    public GuestClassLoader guestLoader() {
+        if (guestLoader == null) {
+            throw new IllegalStateException("this simulation was built without the memory model");
+        }
+        return guestLoader;
     }
 
     /** {@code machine=... <context> seed=... faults=...}: what reproduces this run. */
@@ -138,20 +170,21 @@ public final class Simulation {
     }
 
     private void initializeClasses() {
-        ClassLoader loader = Simulation.class.getClassLoader();
+        ClassLoader loader = guestLoader != null ? guestLoader : Simulation.class.getClassLoader();
         for (String name : PRIMITIVE_CLASSES) {
-            try {
-                Class.forName(name, true, loader);
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException("cannot initialize " + name + " before the run", e);
-            }
+            initialize(name, loader);
         }
         for (Class<?> type : toInitialize) {
-            try {
-                Class.forName(type.getName(), true, type.getClassLoader());
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException("cannot initialize " + type.getName() + " before the run", e);
-            }
+            boolean guest = guestLoader != null && guestLoader.isGuest(type.getName());
+            initialize(type.getName(), guest ? guestLoader : type.getClassLoader());
+        }
+    }
+
+    private static void initialize(String name, ClassLoader loader) {
+        try {
+            Class.forName(name, true, loader);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("cannot initialize " + name + " before the run", e);
         }
     }
 
@@ -170,6 +203,8 @@ public final class Simulation {
         private long traceLimit = 2_000_000;
         private String context = "";
         private final List<Class<?>> initialize = new ArrayList<>();
+        private boolean memoryModel;
+        private final List<String> guestPrefixes = new ArrayList<>(GuestClassLoader.DEFAULT_GUEST_PREFIXES);
 
         private Builder(MachineProfile machine) {
             this.machine = Objects.requireNonNull(machine, "machine");
@@ -223,6 +258,42 @@ public final class Simulation {
                 initialize.add(Objects.requireNonNull(type, "type"));
             }
             return this;
+        }
+
+        /**
+         * Turns the memory model on or off (off by default): with it, every volatile and
+         * {@code VarHandle} access of guest code is a scheduling point costed by the machine's
+         * caches; without it, runs are exactly as before, and faster.
+         */
+        public Builder memoryModel(boolean on) {
+            this.memoryModel = on;
+            return this;
+        }
+
+        /** Whether {@link #memoryModel(boolean)} is on. */
+        public boolean memoryModelOn() {
+            return memoryModel;
+        }
+
+        /**
+         * Adds packages (class-name prefixes such as {@code org.agrona.}) to the guests of the
+         * memory model: their classes are loaded instrumented, so third-party spin code runs on
+         * the simulated platform. {@code io.spinlab.impl.} and {@code io.spinlab.sim.workload.}
+         * are always guests.
+         */
+        public Builder guestPackages(String... prefixes) {
+            for (String prefix : prefixes) {
+                guestPrefixes.add(Objects.requireNonNull(prefix, "prefix"));
+            }
+            return this;
+        }
+
+        /**
+         * The instrumenting class loader a simulation built now would use (one per set of guest
+         * packages, shared by all runs); available whether or not the memory model is on.
+         */
+        public GuestClassLoader guestLoader() {
+            return GuestClassLoader.shared(Simulation.class.getClassLoader(), guestPrefixes);
         }
 
         public Simulation build() {

@@ -1,6 +1,7 @@
 package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.memory.MemoryMetrics;
 import io.spinlab.sim.trace.Picos;
 import io.spinlab.sim.trace.RunMetrics;
 import io.spinlab.sim.trace.TraceRecorder;
@@ -12,6 +13,9 @@ import java.util.Optional;
  * What one simulated run produced: how it ended, the virtual time and steps it took, the
  * event-log digest (its determinism fact), the metrics, the trace if one was recorded, and a
  * report that says what reproduces it. Immutable except for the trace, which is finished.
+ *
+ * <p>Whether the memory model produced it is part of the result ({@link #memoryModel()}, the
+ * reproduction line's {@code memory=on}): numbers from the two modes are not comparable.
  */
 public final class SimulationResult {
 
@@ -29,10 +33,12 @@ public final class SimulationResult {
     private final MachineProfile machine;
     private final long seed;
     private final Faults faults;
+    private final Optional<MemoryMetrics> memory;
 
-    SimulationResult(Outcome outcome, long endPicos, long steps, long handOffs, String digest, long digestEvents, RunMetrics metrics,
-            String report, Optional<Throwable> failure, String reproduction, Optional<TraceRecorder> trace,
-            MachineProfile machine, long seed, Faults faults) {
+    SimulationResult(Outcome outcome, long endPicos, long steps, long handOffs, String digest, long digestEvents,
+            RunMetrics metrics, String report, Optional<Throwable> failure, String reproduction,
+            Optional<TraceRecorder> trace, MachineProfile machine, long seed, Faults faults,
+            Optional<MemoryMetrics> memory) {
         this.outcome = Objects.requireNonNull(outcome);
         this.endPicos = endPicos;
         this.steps = steps;
@@ -47,6 +53,7 @@ public final class SimulationResult {
         this.machine = machine;
         this.seed = seed;
         this.faults = faults;
+        this.memory = Objects.requireNonNull(memory);
     }
 
     public Outcome outcome() {
@@ -122,6 +129,16 @@ public final class SimulationResult {
         return faults;
     }
 
+    /** True if the run had the memory model on: volatile and VarHandle accesses were costed scheduling points. */
+    public boolean memoryModel() {
+        return memory.isPresent();
+    }
+
+    /** The memory model's counts, present exactly when {@link #memoryModel()}. */
+    public Optional<MemoryMetrics> memory() {
+        return memory;
+    }
+
     /**
      * This result if the run completed.
      *
@@ -137,6 +154,7 @@ public final class SimulationResult {
     @Override
     public String toString() {
         return "SimulationResult[" + outcome + ", " + Picos.format(endPicos) + ", " + steps
-                + " steps, digest " + digest.substring(0, 16) + "…]";
+                + " steps, memory model " + (memoryModel() ? "on" : "off") + ", digest " + digest.substring(0, 16)
+                + "…]";
     }
 }

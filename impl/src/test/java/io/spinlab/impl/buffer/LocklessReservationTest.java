@@ -1,0 +1,29 @@
+package io.spinlab.impl.buffer;
+
+import io.spinlab.impl.platform.HardwarePlatform;
+import io.spinlab.model.tuning.ReservationPolicy;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LocklessReservationTest extends BufferReservationContractTest {
+
+    @Override
+    BufferReservation create(long limitBytes) {
+        return new LocklessReservation(limitBytes, HardwarePlatform.INSTANCE);
+    }
+
+    @Test
+    void shouldNotTouchTheManagerLockWhenAReservationFails() {
+        BufferReservation reservation = BufferReservation.of(ReservationPolicy.LOCKLESS, LIMIT, lock,
+                HardwarePlatform.INSTANCE);
+        reservation.tryReserve(1_000);
+
+        for (int i = 0; i < 100; i++) {
+            assertThat(reservation.tryReserve(1)).isFalse();
+        }
+
+        assertThat(lock.acquisitions()).isZero();
+        assertThat(lock.dropPathAcquisitions()).isZero();
+    }
+}

@@ -1,0 +1,73 @@
+package io.spinlab.properties.sim;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.engine.Gen;
+import io.spinlab.properties.engine.Gens;
+import io.spinlab.properties.engine.Property;
+import io.spinlab.properties.engine.PropertyFailure;
+import io.spinlab.sim.workload.WorkloadRunner;
+import io.spinlab.sim.engine.Simulation;
+import org.junit.jupiter.api.Test;
+
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * No lock convoy: with {@code monitor=barging} a contended Monitor-style lock hands over at the
+ * speed of the threads that want it, whatever a wake-up costs; with {@code monitor=convoy}
+ * every handoff waits for a wake-up, so throughput falls as wake-up latency grows
+ * (dotnet/coreclr #13978). Checked over generated wake-up latencies and processor counts: the
+ * score at a slow wake-up must stay within half of the score at a fast one.
+ */
+class NoLockConvoyProperties {
+
+    static final MachineProfile BASE = MachinePresets.byName("skylake-i7-6700");
+    static final long FAST_WAKE_NS = 1_000;
+
+    record Case(long wakeLatencyNs, int processors) {
+    }
+
+    static Gen<Case> cases() {
+        return Gens.zip(Gens.choose(2_000L, 5_000L, 20_000L, 50_000L), Gens.choose(2, 4, 8), Case::new);
+    }
+
+    static double score(Tuning tuning, int processors, long wakeLatencyNs) {
+        MachineProfile machine = SimGens.vary(BASE, BASE.pauseCycles(), processors).toBuilder()
+                .wakeLatencyNs(wakeLatencyNs).build();
+        // With the memory model on: the lock's own CASes and cache-line transfers cost time, so a
+        // handoff takes as long as it really would (without it, code between Platform calls is free).
+        return WorkloadRunner.simulate("monitor-throughput", "threads=2pc,warmup=200us,window=1ms", tuning,
+                Simulation.builder(machine).seed(1).memoryModel(true)).opsPerMs();
+    }
+
+    static void assertIndependentOfWakeLatency(Tuning tuning, Case c) {
+        double fast = score(tuning, c.processors(), FAST_WAKE_NS);
+        double slow = score(tuning, c.processors(), c.wakeLatencyNs());
+        assertThat(slow).as(String.format(Locale.ROOT, "%s on %d processors: %.1f acquisitions/ms with a %d ns "
+                        + "wake-up, %.1f with %d ns", tuning.describe(), c.processors(), slow, c.wakeLatencyNs(), fast,
+                FAST_WAKE_NS)).isGreaterThanOrEqualTo(fast / 2);
+    }
+
+    @Test
+    void bargingShouldKeepHandoffIndependentOfWakeLatency() {
+        Property.forAll(cases()).named("barging: no convoy").tries(Math.min(24, DeterminismProperties.triesFromBuild()))
+                .run(c -> assertIndependentOfWakeLatency(Tuning.current(), c));
+    }
+
+    @Test
+    void convoyShouldSlowDownWithWakeLatencyAndShrinkToTheSimplestCase() {
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(cases()).named("convoy: no convoy").seed(1).tries(24)
+                        .run(c -> assertIndependentOfWakeLatency(Tuning.parse("current,monitor=convoy"), c)));
+        assertThat(failure).as("the convoy handoff must depend on the wake-up latency").isNotNull();
+        System.out.println(failure.getMessage());
+        Case minimal = (Case) failure.minimalExample();
+        Case original = (Case) failure.originalExample();
+        assertThat(minimal.processors()).isLessThanOrEqualTo(original.processors());
+        assertThat(minimal.wakeLatencyNs()).isLessThanOrEqualTo(original.wakeLatencyNs());
+    }
+}

@@ -1,0 +1,56 @@
+package io.spinlab.reports.cli;
+
+import io.spinlab.sim.experiment.CalibrationResult;
+import io.spinlab.sim.experiment.HostCalibration;
+import io.spinlab.sim.machine.MachineProfileFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code spinlab calibrate}: measure this machine, write its profile, compare hardware and simulated runs. */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+        description = {"Measure this machine's PAUSE through the production normalization code, build a machine "
+                + "profile for it, run every workload under a few tunings on real threads and in the simulator of that "
+                + "profile, and print both scores and how well their rankings agree (Spearman's rank correlation): the "
+                + "simulator's calibration figure."})
+final class CalibrateCommand implements Callable<Integer> {
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the measured profile here (.json or .yaml).")
+    private Path out;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter text = spec.commandLine().getOut();
+        PrintWriter progress = spec.commandLine().getErr();
+        CalibrationResult result = HostCalibration.run(HostCalibration.Settings.defaults(), point -> {
+            progress.printf(Locale.ROOT, "%s %s: hardware %.1f, simulated %.1f ops/ms%n", point.workload(),
+                    point.tuning(), point.hardwareScore(), point.simulatedScore());
+            progress.flush();
+        });
+        text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),
+                result.host().logicalProcessors());
+        TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "simulated ops/ms");
+        result.points().forEach(p -> table.row(p.workload(), p.tuning(), ExperimentTables.score(p.hardwareScore()),
+                ExperimentTables.score(p.simulatedScore())));
+        text.print(table.render());
+        text.printf(Locale.ROOT, "rank correlation (Spearman) of hardware and simulated scores: %.3f%n",
+                result.spearman());
+        text.printf(Locale.ROOT, "tunings ranked the same way per workload: %.0f %%%n",
+                100 * result.tuningOrderAgreement());
+        if (out != null) {
+            MachineProfileFiles.write(result.host(), out);
+            text.println("wrote the profile to " + out + " (use it with --machine " + out + ")");
+        }
+        text.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,106 @@
+package io.spinlab.reports.cli;
+
+import io.spinlab.sim.experiment.Experiment;
+import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.Experiments;
+import io.spinlab.sim.experiment.PlannedRow;
+import io.spinlab.sim.experiment.ProgressListener;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code spinlab reproduce}: re-create the published before/after tables on simulated machines. */
+@Command(name = "reproduce", mixinStandardHelpOptions = true,
+        description = {"Run the named experiments of published-results.md (all by default) in the simulator: each "
+                + "row runs one workload on one machine under the old and the new tuning and prints both scores, "
+                + "the change, the published change where one exists, and whether the simulated direction agrees.",
+                "Progress goes to standard error, tables to standard output."})
+final class ReproduceCommand implements Callable<Integer> {
+
+    @Parameters(arity = "0..*", paramLabel = "EXPERIMENT",
+            description = "Experiments to run (default: all of ${COMPLETION-CANDIDATES}).",
+            completionCandidates = ExperimentNames.class)
+    private List<String> experiments;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Also write report.md and rows.json there.")
+    private Path out;
+
+    @Option(names = "--json", description = "Print the rows as one JSON array instead of tables.")
+    private boolean json;
+
+    @Option(names = "--quick", description = "Only the first rows of each experiment (a smoke run).")
+    private boolean quick;
+
+    @Option(names = "--parallelism", defaultValue = "0",
+            description = "Rows run at once (default: one per processor).")
+    private int parallelism;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter text = spec.commandLine().getOut();
+        PrintWriter progress = spec.commandLine().getErr();
+        List<String> names = experiments == null || experiments.isEmpty() ? Experiments.names() : experiments;
+        List<Experiment> plan = names.stream().map(Experiments::byName).map(this::maybeQuick).toList();
+        int threads = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
+        Map<Experiment, List<ExperimentRow>> results = new LinkedHashMap<>();
+        for (Experiment experiment : plan) {
+            List<ExperimentRow> rows = experiment.run(new ProgressListener() {
+                @Override
+                public void rowFinished(Experiment e, int index, int total, ExperimentRow row) {
+                    progress.printf(Locale.ROOT, "%s %d/%d %s on %s: %s%n", e.name(), index + 1, total,
+                            row.workload(), row.machine(), row.verdict().name().toLowerCase(Locale.ROOT));
+                    progress.flush();
+                }
+            }, threads);
+            results.put(experiment, rows);
+            if (!json) {
+                text.println(ExperimentTables.text(experiment, rows));
+                text.flush();
+            }
+        }
+        if (json) {
+            text.println(ExperimentTables.json(results));
+        }
+        if (out != null) {
+            Files.createDirectories(out);
+            StringBuilder md = new StringBuilder("# spinlab reproduce\n\n");
+            results.forEach((experiment, rows) -> md.append(ExperimentTables.markdown(experiment, rows)).append('\n'));
+            Files.writeString(out.resolve("report.md"), md);
+            Files.writeString(out.resolve("rows.json"), ExperimentTables.json(results));
+            text.println("wrote " + out.resolve("report.md") + " and " + out.resolve("rows.json"));
+        }
+        text.flush();
+        boolean failed = results.values().stream().flatMap(List::stream).anyMatch(r -> r.failure().isPresent());
+        return failed ? SpinlabCommand.EXIT_CHECK_FAILED : 0;
+    }
+
+    private Experiment maybeQuick(Experiment experiment) {
+        if (!quick) {
+            return experiment;
+        }
+        List<PlannedRow> keep = experiment.rows().subList(0, Math.min(2, experiment.rows().size()));
+        return experiment.select(keep::contains);
+    }
+
+    /** The experiment names, for help and completion. */
+    static final class ExperimentNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Experiments.names().iterator();
+        }
+    }
+}

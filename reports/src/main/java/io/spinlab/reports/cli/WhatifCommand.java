@@ -1,0 +1,147 @@
+package io.spinlab.reports.cli;
+
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.experiment.Experiment;
+import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.Experiments;
+import io.spinlab.sim.experiment.PlannedRow;
+import io.spinlab.sim.experiment.ProgressListener;
+import io.spinlab.sim.experiment.Published;
+import io.spinlab.sim.workload.ThreadCount;
+import io.spinlab.sim.workload.Workload;
+import io.spinlab.sim.workload.Workloads;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code spinlab whatif}: two tunings across PAUSE costs × processor counts, as tables and heat maps. */
+@Command(name = "whatif", mixinStandardHelpOptions = true,
+        description = {"Sweep PAUSE cycles × processors (any other machine field can be set with --set) for chosen "
+                + "workloads and thread counts, run two tunings on each simulated machine, and print a table of "
+                + "Δ % (right against left) per workload; --out writes a heat map (SVG) per table and the rows as "
+                + "Markdown. Answers: where does today's heuristic stop working?"})
+final class WhatifCommand implements Callable<Integer> {
+
+    @Option(names = "--workload", paramLabel = "NAME", description = "Workloads (repeatable; default "
+            + "mres-wait-drain-rate).")
+    private List<String> workloads = new ArrayList<>();
+
+    @Option(names = "--threads", paramLabel = "N|Mpc", description = "Thread counts (repeatable; default 1pc).")
+    private List<String> threads = new ArrayList<>();
+
+    @Option(names = "--left", defaultValue = "legacy", description = "The baseline tuning (default ${DEFAULT-VALUE}).")
+    private String left;
+
+    @Option(names = "--right", defaultValue = "current", description = "The tuning compared (default ${DEFAULT-VALUE}).")
+    private String right;
+
+    @Option(names = "--pause-cycles", split = ",", paramLabel = "C", defaultValue = "1,10,40,140,300,1000",
+            description = "PAUSE costs to sweep (default ${DEFAULT-VALUE}).")
+    private List<Integer> pauseCycles;
+
+    @Option(names = "--processors", split = ",", paramLabel = "P", defaultValue = "4,16,64",
+            description = "Logical processor counts to sweep (default ${DEFAULT-VALUE}).")
+    private List<Integer> processors;
+
+    @Option(names = "--base", defaultValue = "skylake-i7-6700", paramLabel = "PRESET|FILE",
+            description = "The machine whose other costs every point keeps (default ${DEFAULT-VALUE}).")
+    private String base;
+
+    @Option(names = "--set", paramLabel = "FIELD=VALUE", description = "Set any machine field on every point, e.g. "
+            + "wakeLatencyNs=20000 (repeatable).")
+    private List<String> sets = new ArrayList<>();
+
+    @Option(names = "--seed", defaultValue = "1", description = "Simulation seed (default ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write whatif.md and one heat map SVG per table.")
+    private Path out;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter text = spec.commandLine().getOut();
+        PrintWriter progress = spec.commandLine().getErr();
+        Tuning leftTuning = Tuning.parse(left);
+        Tuning rightTuning = Tuning.parse(right);
+        List<String> names = workloads.isEmpty() ? List.of("mres-wait-drain-rate") : workloads;
+        List<ThreadCount> counts = (threads.isEmpty() ? List.of("1pc") : threads).stream().map(ThreadCount::parse)
+                .toList();
+        MachineProfile baseMachine = RunSpec.loadMachine(base);
+        for (String set : sets) {
+            int eq = set.indexOf('=');
+            if (eq < 0) {
+                throw new IllegalArgumentException("--set " + set + " must be FIELD=VALUE");
+            }
+            baseMachine = baseMachine.withField(set.substring(0, eq).strip(), set.substring(eq + 1).strip());
+        }
+        Map<String, Heatmap> maps = new LinkedHashMap<>();
+        List<PlannedRow> rows = new ArrayList<>();
+        for (String name : names) {
+            Workloads.byName(name);
+            for (ThreadCount count : counts) {
+                for (int pause : pauseCycles) {
+                    for (int procs : processors) {
+                        MachineProfile machine = baseMachine.withPauseCycles(pause).withProcessors(procs, procs)
+                                .withName(baseMachine.name() + "@pause=" + pause + ",procs=" + procs);
+                        Workload workload = Workloads.create(name, "threads=" + count + ","
+                                + Experiments.windowFor(count.resolve(procs)).parameters());
+                        rows.add(new PlannedRow(workload, machine, Published.none(), seed));
+                    }
+                }
+            }
+        }
+        Experiment sweep = new Experiment("whatif", "PAUSE cycles × processors on " + baseMachine.name(),
+                leftTuning, rightTuning, rows, List.of());
+        List<ExperimentRow> results = sweep.run(new ProgressListener() {
+            @Override
+            public void rowFinished(Experiment e, int index, int total, ExperimentRow row) {
+                progress.printf(Locale.ROOT, "whatif %d/%d %s on %s: %s%n", index + 1, total, row.workload(),
+                        row.machine(), ExperimentTables.percent(row.deltaPercent()));
+                progress.flush();
+            }
+        });
+        int i = 0;
+        for (String name : names) {
+            for (ThreadCount count : counts) {
+                Heatmap map = new Heatmap(name + " at " + count + " threads: " + rightTuning.describe() + " vs "
+                        + leftTuning.describe() + ", Δ %", pauseCycles, processors);
+                for (int pause : pauseCycles) {
+                    for (int procs : processors) {
+                        map.put(pause, procs, results.get(i++).deltaPercent());
+                    }
+                }
+                maps.put(name + "-" + count, map);
+                text.println(map.table());
+            }
+        }
+        if (out != null) {
+            Files.createDirectories(out);
+            StringBuilder md = new StringBuilder("# spinlab whatif\n\n");
+            md.append(ExperimentTables.markdown(sweep, results));
+            for (Map.Entry<String, Heatmap> entry : maps.entrySet()) {
+                String file = entry.getKey().replaceAll("[^A-Za-z0-9.-]", "_") + ".svg";
+                Files.writeString(out.resolve(file), entry.getValue().svg());
+                md.append("\n![").append(entry.getKey()).append("](").append(file).append(")\n");
+            }
+            Files.writeString(out.resolve("whatif.md"), md);
+            text.println("wrote " + out.resolve("whatif.md") + " and " + maps.size() + " heat map(s)");
+        }
+        text.flush();
+        return results.stream().anyMatch(r -> r.failure().isPresent()) ? SpinlabCommand.EXIT_CHECK_FAILED : 0;
+    }
+}

@@ -1,0 +1,315 @@
+package io.spinlab.sim.memory;
+
+import io.spinlab.model.machine.MachineProfile;
+
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Objects;
+
+/**
+ * The simulator's cost model for shared memory: every instrumented access names an object, a
+ * byte offset in it and an {@link AccessKind}; the model maps the location to a cache line,
+ * keeps each line's coherence state, and answers what the access costs the accessing
+ * processor in virtual time.
+ *
+ * <ul>
+ *   <li><b>Lines.</b> Each object starts on a line of its own ({@code cacheLineBytes} of the
+ *       machine); a field's line is its offset in the JVM-like layout of {@link FieldLayouts}
+ *       (so padding classes keep padded fields apart), an array element's is
+ *       {@code (header + index × element size) ÷ line size}.</li>
+ *   <li><b>Caches.</b> One per physical core (SMT siblings share it): logical processor
+ *       {@code p} is core {@code p mod physicalCores}. A line is exclusive to one core
+ *       (MESI's E or M) or shared by a set of cores (S) or cached nowhere.</li>
+ *   <li><b>Costs.</b> A hit costs {@value #HIT_CYCLES} cycles. A read miss costs one
+ *       {@code cacheLineTransferNs} and shares the line (exclusive if no other core has it). A
+ *       store or read-modify-write that does not find the line exclusive costs one transfer
+ *       (fetch for ownership and invalidation of the other copies, in parallel) and leaves it
+ *       exclusive. A read-modify-write and a volatile store add {@code atomicOpNs}; a store
+ *       without a fence adds a hit.</li>
+ *   <li><b>Serialization.</b> An exclusive access holds its line until it completes; any other
+ *       access to the line that needs it from elsewhere waits for that first, so
+ *       read-modify-writes on one line from many cores serialize, one transfer plus one atomic
+ *       operation each.</li>
+ * </ul>
+ *
+ * <p>Deterministic: a pure function of the sequence of calls. Not thread-safe; one per run.
+ */
+public final class MemoryModel {
+    /*
+     * Implementation notes
+     *
+     * Identity of locations: objects are looked up in an IdentityHashMap, which is only ever
+     * consulted, never iterated, so the identity hash codes it uses internally cannot reach a
+     * decision; an object's id is the order of its first touch in the run, which follows the
+     * engine's (time, seq) event order and is therefore deterministic. A one-entry cache
+     * (the last object) saves the lookup in loops on one object. Objects stay referenced until
+     * the run ends; a run that touches millions of short-lived objects pays that in heap.
+     *
+     * Why each object on its own line: a real JVM packs objects in allocation order inside
+     * thread-local buffers, which the simulator cannot reproduce without modelling the heap.
+     * Aligning every object to a line models false sharing inside an object (fields, array
+     * elements) exactly and ignores false sharing between neighbouring objects. Padding
+     * classes still matter: they keep hot fields of one object on different lines.
+     *
+     * Timing: the engine charges the cost returned here to the accessing thread and performs
+     * the access when that time has passed; the line's state changes at the request, and
+     * `busyUntil` records when an exclusive access completes, so a later request that needs
+     * the line from elsewhere starts no earlier. Reads share a line and do not extend
+     * busyUntil: concurrent read misses overlap, as they do on a real interconnect.
+     *
+     * Why not a full MESI/MOESI protocol with write-backs and directories: the published
+     * effects this model must show (CAS contention, false sharing, a spinning reader that
+     * hits until the line is written) need only who holds the line and whether exclusively.
+     */
+
+    /** Cycles of an L1 hit (4–5 on current x86 cores); not a profile field, an estimate. */
+    public static final int HIT_CYCLES = 4;
+    /** Bytes before the first element of an array: 8 mark + 4 compressed class + 4 length. */
+    public static final int ARRAY_BASE_BYTES = 16;
+
+    private final MachineProfile machine;
+    private final int cores;
+    private final int sharerWords;
+    private final int lineShift;
+    private final long hitPicos;
+    private final long transferPicos;
+    private final long atomicPicos;
+    private final IdentityHashMap<Object, ObjectLines> objects = new IdentityHashMap<>();
+    private Object lastObject;
+    private ObjectLines lastLines;
+    private int lastObjectId = -1;
+    private long lastLineIndex = -1;
+
+    private long reads;
+    private long writes;
+    private long volatileWrites;
+    private long readModifyWrites;
+    private long hits;
+    private long transfers;
+    private long stallPicos;
+    private long lineCount;
+
+    /** A model of {@code machine}'s caches, all lines uncached. */
+    public MemoryModel(MachineProfile machine) {
+        this.machine = Objects.requireNonNull(machine, "machine");
+        this.cores = machine.physicalCores();
+        this.sharerWords = (cores + Long.SIZE - 1) / Long.SIZE;
+        this.lineShift = Integer.numberOfTrailingZeros(machine.cacheLineBytes());
+        this.hitPicos = Math.max(1, machine.cyclesToPicos(HIT_CYCLES));
+        this.transferPicos = MachineProfile.nanosToPicos(machine.cacheLineTransferNs());
+        this.atomicPicos = MachineProfile.nanosToPicos(machine.atomicOpNs());
+    }
+
+    public MachineProfile machine() {
+        return machine;
+    }
+
+    /** The core (cache) of logical processor {@code processor}: {@code processor mod physicalCores}. */
+    public int coreOf(int processor) {
+        return processor % cores;
+    }
+
+    public long hitPicos() {
+        return hitPicos;
+    }
+
+    public long transferPicos() {
+        return transferPicos;
+    }
+
+    public long atomicPicos() {
+        return atomicPicos;
+    }
+
+    /**
+     * Costs one access by logical processor {@code processor} at {@code nowPicos} to byte
+     * {@code offset} of {@code object} (a {@link Class} stands for its static fields) and
+     * updates the line's state.
+     *
+     * @return the access's cost in picoseconds, stall included; at least one hit
+     */
+    public long access(int processor, Object object, long offset, AccessKind kind, long nowPicos) {
+        Objects.requireNonNull(object, "object");
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset = " + offset + " is negative");
+        }
+        ObjectLines target = linesOf(object);
+        long index = offset >>> lineShift;
+        lastLineIndex = index;
+        Line line = target.line(index, this);
+        int core = coreOf(processor);
+        return switch (kind) {
+            case READ -> read(line, core, nowPicos);
+            case WRITE -> {
+                writes++;
+                yield exclusive(line, core, nowPicos, hitPicos);
+            }
+            case VOLATILE_WRITE -> {
+                volatileWrites++;
+                yield exclusive(line, core, nowPicos, atomicPicos);
+            }
+            case READ_MODIFY_WRITE -> {
+                readModifyWrites++;
+                yield exclusive(line, core, nowPicos, atomicPicos);
+            }
+        };
+    }
+
+    /** The id (first-touch order, from 0) of the object of the last {@link #access}. */
+    public int lastObjectId() {
+        return lastObjectId;
+    }
+
+    /** The line index inside its object of the last {@link #access}. */
+    public long lastLineIndex() {
+        return lastLineIndex;
+    }
+
+    /** The counts so far. */
+    public MemoryMetrics metrics() {
+        return new MemoryMetrics(reads, writes, volatileWrites, readModifyWrites, hits, transfers, stallPicos,
+                objects.size(), lineCount);
+    }
+
+    private long read(Line line, int core, long now) {
+        reads++;
+        if (line.owner == core || line.isSharer(core)) {
+            hits++;
+            return hitPicos;
+        }
+        long wait = Math.max(0, line.busyUntil - now);
+        stallPicos += wait;
+        transfers++;
+        if (line.owner >= 0) {
+            line.addSharer(line.owner);
+            line.owner = Line.NONE;
+            line.addSharer(core);
+        } else if (line.hasNoSharer()) {
+            line.owner = core;
+        } else {
+            line.addSharer(core);
+        }
+        return wait + transferPicos;
+    }
+
+    private long exclusive(Line line, int core, long now, long basePicos) {
+        long wait = Math.max(0, line.busyUntil - now);
+        stallPicos += wait;
+        long transfer;
+        if (line.owner == core || (line.owner == Line.NONE && line.isOnlySharer(core))) {
+            hits++;
+            transfer = 0;
+        } else {
+            transfers++;
+            transfer = transferPicos;
+        }
+        line.clearSharers();
+        line.owner = core;
+        long cost = wait + transfer + basePicos;
+        line.busyUntil = now + cost;
+        return cost;
+    }
+
+    private ObjectLines linesOf(Object object) {
+        if (object == lastObject) {
+            lastObjectId = lastLines.id;
+            return lastLines;
+        }
+        ObjectLines found = objects.get(object);
+        if (found == null) {
+            found = new ObjectLines(objects.size());
+            objects.put(object, found);
+        }
+        lastObject = object;
+        lastLines = found;
+        lastObjectId = found.id;
+        return found;
+    }
+
+    Line newLine() {
+        lineCount++;
+        return new Line(sharerWords);
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryModel[" + machine.name() + ": " + cores + " caches, " + machine.cacheLineBytes()
+                + "-byte lines, hit=" + hitPicos + "ps, transfer=" + transferPicos + "ps, atomic=" + atomicPicos
+                + "ps]";
+    }
+
+    /** The lines of one object, created on first touch. */
+    static final class ObjectLines {
+        private static final Line[] NO_LINES = new Line[0];
+
+        final int id;
+        private Line[] lines = NO_LINES;
+
+        ObjectLines(int id) {
+            this.id = id;
+        }
+
+        Line line(long index, MemoryModel model) {
+            if (index >= lines.length) {
+                if (index >= Integer.MAX_VALUE - 8) {
+                    throw new IllegalArgumentException("line index " + index + " is out of range");
+                }
+                long grown = Math.max(index + 1, Math.min(lines.length * 2L, Integer.MAX_VALUE - 8));
+                lines = Arrays.copyOf(lines, (int) grown);
+            }
+            Line line = lines[(int) index];
+            if (line == null) {
+                line = model.newLine();
+                lines[(int) index] = line;
+            }
+            return line;
+        }
+    }
+
+    /** One cache line's coherence state. */
+    static final class Line {
+        static final int NONE = -1;
+
+        /** The core holding the line exclusively (E/M), or NONE. */
+        int owner = NONE;
+        /** Cores holding a shared copy (S), one bit each; empty while owned. */
+        final long[] sharers;
+        /** When the last exclusive access to the line completes. */
+        long busyUntil;
+
+        Line(int words) {
+            this.sharers = new long[words];
+        }
+
+        boolean isSharer(int core) {
+            return (sharers[core >>> 6] & (1L << core)) != 0;
+        }
+
+        void addSharer(int core) {
+            sharers[core >>> 6] |= 1L << core;
+        }
+
+        boolean hasNoSharer() {
+            for (long word : sharers) {
+                if (word != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        boolean isOnlySharer(int core) {
+            for (int w = 0; w < sharers.length; w++) {
+                long expected = w == core >>> 6 ? 1L << core : 0;
+                if (sharers[w] != expected) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        void clearSharers() {
+            Arrays.fill(sharers, 0);
+        }
+    }
+}

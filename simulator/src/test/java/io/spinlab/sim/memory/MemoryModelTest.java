@@ -1,0 +1,138 @@
+package io.spinlab.sim.memory;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import org.junit.jupiter.api.Test;
+
+import static io.spinlab.sim.memory.AccessKind.READ;
+import static io.spinlab.sim.memory.AccessKind.READ_MODIFY_WRITE;
+import static io.spinlab.sim.memory.AccessKind.VOLATILE_WRITE;
+import static io.spinlab.sim.memory.AccessKind.WRITE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Exact costs of the cache model on the Skylake preset (4 cores, 8 logical processors, 64-byte lines). */
+class MemoryModelTest {
+
+    private static final MachineProfile SKYLAKE = MachinePresets.byName("skylake-i7-6700");
+
+    private final MemoryModel model = new MemoryModel(SKYLAKE);
+    private final long hit = model.hitPicos();
+    private final long transfer = model.transferPicos();
+    private final long atomic = model.atomicPicos();
+    private final Object object = new Object();
+
+    @Test
+    void shouldTakeCostsFromTheProfileWhenBuilt() {
+        assertThat(hit).isEqualTo(SKYLAKE.cyclesToPicos(MemoryModel.HIT_CYCLES));
+        assertThat(transfer).isEqualTo(60_000);
+        assertThat(atomic).isEqualTo(MachineProfile.nanosToPicos(SKYLAKE.atomicOpNs()));
+    }
+
+    @Test
+    void shouldHitAfterTheFirstReadWhenNoOtherCoreWrites() {
+        assertThat(model.access(0, object, 12, READ, 0)).isEqualTo(transfer);
+        assertThat(model.access(0, object, 16, READ, 100_000)).isEqualTo(hit);
+        assertThat(model.access(0, object, 12, WRITE, 200_000)).isEqualTo(hit);
+    }
+
+    @Test
+    void shouldShareALineWhenTwoCoresRead() {
+        model.access(0, object, 12, READ, 0);
+
+        assertThat(model.access(1, object, 12, READ, 100_000)).isEqualTo(transfer);
+        assertThat(model.access(0, object, 12, READ, 200_000)).isEqualTo(hit);
+        assertThat(model.access(1, object, 12, READ, 200_000)).isEqualTo(hit);
+    }
+
+    @Test
+    void shouldInvalidateSharersWhenOneCoreWrites() {
+        model.access(0, object, 12, READ, 0);
+        model.access(1, object, 12, READ, 100_000);
+
+        assertThat(model.access(0, object, 12, VOLATILE_WRITE, 200_000)).isEqualTo(transfer + atomic);
+        assertThat(model.access(1, object, 12, READ, 300_000)).isEqualTo(transfer);
+    }
+
+    @Test
+    void shouldSerializeReadModifyWritesWhenCoresHitOneLineAtOnce() {
+        long first = model.access(0, object, 12, READ_MODIFY_WRITE, 0);
+        long second = model.access(1, object, 12, READ_MODIFY_WRITE, 0);
+        long third = model.access(2, object, 12, READ_MODIFY_WRITE, 0);
+
+        assertThat(first).isEqualTo(transfer + atomic);
+        assertThat(second).isEqualTo(2 * (transfer + atomic));
+        assertThat(third).isEqualTo(3 * (transfer + atomic));
+        assertThat(model.metrics().stallPicos()).isEqualTo(3 * (transfer + atomic));
+    }
+
+    @Test
+    void shouldMakeAReaderWaitWhenAnotherCoreHoldsTheLineForAnAtomic() {
+        model.access(0, object, 12, READ_MODIFY_WRITE, 0);
+
+        assertThat(model.access(1, object, 12, READ, 1_000)).isEqualTo(transfer + atomic - 1_000 + transfer);
+    }
+
+    @Test
+    void shouldNotInterfereWhenFieldsLieOnDifferentLines() {
+        model.access(0, object, 12, READ, 0);
+        model.access(1, object, 140, READ_MODIFY_WRITE, 100_000);
+
+        assertThat(model.access(0, object, 12, READ, 200_000)).isEqualTo(hit);
+        assertThat(model.metrics().lines()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldShareOneCacheWhenProcessorsAreSmtSiblings() {
+        assertThat(model.coreOf(4)).isEqualTo(model.coreOf(0));
+        model.access(0, object, 12, READ_MODIFY_WRITE, 0);
+
+        assertThat(model.access(4, object, 12, READ_MODIFY_WRITE, 100_000)).isEqualTo(atomic);
+    }
+
+    @Test
+    void shouldNumberObjectsByFirstTouchWhenTheyAreAccessed() {
+        Object other = new Object();
+        model.access(0, other, 200, READ, 0);
+        assertThat(model.lastObjectId()).isZero();
+        assertThat(model.lastLineIndex()).isEqualTo(3);
+
+        model.access(0, object, 12, READ, 0);
+        assertThat(model.lastObjectId()).isEqualTo(1);
+        model.access(0, other, 12, READ, 0);
+        assertThat(model.lastObjectId()).isZero();
+        assertThat(model.metrics().objects()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldCountAccessesByKindWhenAsked() {
+        model.access(0, object, 12, READ, 0);
+        model.access(0, object, 12, WRITE, 0);
+        model.access(0, object, 12, VOLATILE_WRITE, 0);
+        model.access(1, object, 12, READ_MODIFY_WRITE, 0);
+
+        MemoryMetrics metrics = model.metrics();
+        assertThat(metrics.reads()).isEqualTo(1);
+        assertThat(metrics.writes()).isEqualTo(1);
+        assertThat(metrics.volatileWrites()).isEqualTo(1);
+        assertThat(metrics.readModifyWrites()).isEqualTo(1);
+        assertThat(metrics.accesses()).isEqualTo(4);
+        assertThat(metrics.hits()).isEqualTo(2);
+        assertThat(metrics.transfers()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldTrackManyCoresWhenMachineHasMoreThanSixtyFour() {
+        MemoryModel big = new MemoryModel(MachinePresets.byName("manycore-256"));
+        big.access(100, object, 12, READ, 0);
+        big.access(3, object, 12, READ, 0);
+
+        assertThat(big.access(100, object, 12, READ, 0)).isEqualTo(big.hitPicos());
+        assertThat(big.access(3, object, 12, WRITE, 0)).isEqualTo(big.transferPicos() + big.hitPicos());
+    }
+
+    @Test
+    void shouldRejectANegativeOffsetWhenAsked() {
+        assertThatThrownBy(() -> model.access(0, object, -1, READ, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
