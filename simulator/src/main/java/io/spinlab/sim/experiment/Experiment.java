@@ -4,9 +4,12 @@ import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.Budgets;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
+import io.spinlab.sim.workload.Durations;
 import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.WorkloadResult;
 import io.spinlab.sim.workload.WorkloadRunner;
+import io.spinlab.sim.workload.Workloads;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -115,6 +118,38 @@ public final class Experiment {
      */
     public Experiment withMemoryModel(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, on);
+    }
+
+    /**
+     * This experiment with every row's warm-up and window multiplied by {@code factor} (rows
+     * rebuilt from the workload registry by name and parameters). Under the memory model
+     * operations cost tens to hundreds of times more virtual time, so a window long enough for
+     * Platform-calls-only runs may hold only a few of them.
+     *
+     * @throws IllegalArgumentException if {@code factor} is not positive, or a row is not a registry workload
+     */
+    public Experiment withWindowScale(double factor) {
+        if (!(factor > 0) || Double.isInfinite(factor)) {
+            throw new IllegalArgumentException("window scale = " + factor + "; allowed a positive number");
+        }
+        List<PlannedRow> scaled = rows.stream().map(r -> new PlannedRow(scaleWindow(r.workload(), factor),
+                r.machine(), r.published(), r.seed())).toList();
+        return new Experiment(name, description, left, right, scaled, publishedSummary, memoryModel);
+    }
+
+    private static Workload scaleWindow(Workload workload, double factor) {
+        List<String> parts = new ArrayList<>();
+        for (String pair : workload.parameters().split(",")) {
+            int eq = pair.indexOf('=');
+            String key = pair.substring(0, eq);
+            if (key.equals("warmup") || key.equals("window")) {
+                long nanos = Durations.parseNanos(key, pair.substring(eq + 1));
+                parts.add(key + "=" + Durations.format(Math.round(nanos * factor)));
+            } else {
+                parts.add(pair);
+            }
+        }
+        return Workloads.create(workload.name(), String.join(",", parts));
     }
 
     /** Whether rows run with the memory model on; see {@link #withMemoryModel}. */

@@ -18,7 +18,8 @@ import java.util.Map;
  * (the command-line module will own the user-facing version): run it after {@code install}
  * with the simulator's test and main classes, model, impl and Jackson on the class path and
  * {@code --add-opens java.base/java.lang=ALL-UNNAMED}. Arguments: an output file (default
- * stdout), then optionally {@code --no-calibration} and experiment names (default all).
+ * stdout), then optionally {@code --no-calibration}, {@code --memory-model} and experiment names
+ * (default all).
  */
 public final class ExperimentsReport {
 
@@ -28,10 +29,13 @@ public final class ExperimentsReport {
     public static void main(String[] args) throws IOException, InterruptedException {
         List<String> names = new ArrayList<>();
         boolean calibrate = true;
+        boolean memoryModel = false;
         Path out = null;
         for (String arg : args) {
             if (arg.equals("--no-calibration")) {
                 calibrate = false;
+            } else if (arg.equals("--memory-model")) {
+                memoryModel = true;
             } else if (arg.endsWith(".md")) {
                 out = Path.of(arg);
             } else {
@@ -44,7 +48,7 @@ public final class ExperimentsReport {
         StringBuilder md = new StringBuilder();
         long start = System.nanoTime();
         for (String name : names) {
-            Experiment experiment = Experiments.byName(name);
+            Experiment experiment = Experiments.byName(name).withMemoryModel(memoryModel);
             long t0 = System.nanoTime();
             List<ExperimentRow> rows = experiment.run(new ProgressListener() {
                 @Override
@@ -72,7 +76,8 @@ public final class ExperimentsReport {
     static String table(Experiment experiment, List<ExperimentRow> rows, double seconds) {
         StringBuilder md = new StringBuilder();
         md.append("### ").append(experiment.name()).append("\n\n").append(experiment.description()).append("\n\n");
-        md.append("Left: `").append(experiment.left().describe()).append("`; right: `")
+        md.append(experiment.memoryModel() ? "Memory model on. " : "").append("Left: `")
+                .append(experiment.left().describe()).append("`; right: `")
                 .append(experiment.right().describe()).append("`. Scores in operations per virtual ms; ")
                 .append(String.format(Locale.ROOT, "%d rows in %.0f s.%n%n", rows.size(), seconds));
         md.append("| machine | workload | parameters | left | right | Δ % | published | verdict |\n");

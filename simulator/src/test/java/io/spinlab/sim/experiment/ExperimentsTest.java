@@ -75,6 +75,32 @@ class ExperimentsTest {
     }
 
     @Test
+    void shouldScaleEveryWindowWhenAskedForLongerRows() {
+        Experiment base = Experiments.byName("monitor-convoy");
+
+        Experiment scaled = base.withWindowScale(2.5).withMemoryModel(true);
+
+        assertThat(scaled.rows()).hasSameSizeAs(base.rows());
+        assertThat(scaled.rows().get(0).workload().parameters()).isEqualTo("threads=1pc,hold=0,warmup=5ms,window=10ms");
+        assertThat(scaled.rows().get(0).machine()).isEqualTo(base.rows().get(0).machine());
+        assertThat(scaled.memoryModel()).isTrue();
+        assertThat(scaled).hasToString("monitor-convoy (current,monitor=convoy vs current, 6 rows, memory model)");
+        assertThatThrownBy(() -> base.withWindowScale(0)).hasMessageContaining("positive");
+    }
+
+    @Test
+    void shouldGiveReaderTimeWhenWritersOutnumberProcessors() {
+        List<PlannedRow> rows = Experiments.byName("eventpipe-lockless").rows();
+
+        assertThat(rows).filteredOn(r -> r.machine().logicalProcessors() == 8)
+                .allSatisfy(r -> assertThat(r.workload().parameters()).endsWith("warmup=10ms,window=40ms"));
+        assertThat(rows).filteredOn(r -> r.machine().name().equals("ivybridge-e7-4x12"))
+                .allSatisfy(r -> assertThat(r.workload().parameters()).endsWith("warmup=2ms,window=4ms"));
+        assertThat(rows.get(0).published().deltaPercent().getAsDouble()).isEqualTo(63.9);
+        assertThat(rows.get(1).published().deltaPercent().getAsDouble()).isEqualTo(47.9);
+    }
+
+    @Test
     void shouldBuildWhatIfPartWhenPauseAndProcessorsAreGiven() {
         MachineProfile part = Experiments.futureMachine(300, 256);
 

@@ -18,7 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PublishedDirectionsTest {
 
     private static List<ExperimentRow> run(String experiment, Predicate<PlannedRow> keep) {
-        Experiment reduced = Experiments.byName(experiment).select(keep);
+        return run(Experiments.byName(experiment).select(keep));
+    }
+
+    private static List<ExperimentRow> run(Experiment reduced) {
+        String experiment = reduced.name();
         assertThat(reduced.rows()).as("rows selected from " + experiment).isNotEmpty();
         List<ExperimentRow> rows = reduced.run(ProgressListener.NONE, 2);
         assertThat(rows).allSatisfy(r -> assertThat(r.failure()).as(r.toString()).isEmpty());
@@ -98,5 +102,17 @@ class PublishedDirectionsTest {
         assertThat(rows).hasSize(1);
         assertThat(rows.get(0).deltaPercent()).isZero();
         assertThat(rows.get(0).verdict()).isEqualTo(Verdict.DISAGREES);
+    }
+
+    /** coreclr #9234, with the memory model on: where 16 drivers contend on the global queue, ConcurrentQueue wins. */
+    @Test
+    void shouldBeatQueueSegmentWithConcurrentQueueWhenDriversContendUnderMemoryModel() {
+        List<ExperimentRow> rows = run(Experiments.byName("threadpool-global-queue").withMemoryModel(true)
+                .select(r -> r.workload().parameters().startsWith("drivers=16,depth=16,mode=global")));
+
+        assertThat(rows).hasSize(1).allSatisfy(r -> {
+            assertThat(r.memoryModel()).isTrue();
+            assertThat(r.verdict()).as(r.toString()).isEqualTo(Verdict.AGREES);
+        });
     }
 }
