@@ -46,6 +46,7 @@ public final class Experiment {
     private final Tuning right;
     private final List<PlannedRow> rows;
     private final List<String> publishedSummary;
+    private final boolean memoryModel;
 
     /**
      * @param name             the experiment's fixed name
@@ -57,6 +58,12 @@ public final class Experiment {
      */
     public Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
             List<String> publishedSummary) {
+        this(name, description, left, right, rows, publishedSummary, false);
+    }
+
+    private Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
+            List<String> publishedSummary, boolean memoryModel) {
+        this.memoryModel = memoryModel;
         this.name = Objects.requireNonNull(name, "name");
         this.description = Objects.requireNonNull(description, "description");
         this.left = Objects.requireNonNull(left, "left");
@@ -93,7 +100,26 @@ public final class Experiment {
 
     /** This experiment with only the rows {@code keep} accepts (a reduced configuration for tests). */
     public Experiment select(Predicate<PlannedRow> keep) {
-        return new Experiment(name, description, left, right, rows.stream().filter(keep).toList(), publishedSummary);
+        return new Experiment(name, description, left, right, rows.stream().filter(keep).toList(), publishedSummary,
+                memoryModel);
+    }
+
+    /**
+     * This experiment with the simulator's memory model on or off. With it on, every volatile
+     * and VarHandle access of the primitives and workloads is a scheduling point priced by a
+     * per-core cache model (a CAS can lose, a contended line moves), which the changes that
+     * live in lock-free code (the global queue, the lockless reservation) need to show at all;
+     * a row then costs 3 to 100 times more wall time. Rows must be registry workloads
+     * ({@link io.spinlab.sim.workload.Workloads}), rebuilt inside the instrumenting class loader
+     * from their name and parameters.
+     */
+    public Experiment withMemoryModel(boolean on) {
+        return new Experiment(name, description, left, right, rows, publishedSummary, on);
+    }
+
+    /** Whether rows run with the memory model on; see {@link #withMemoryModel}. */
+    public boolean memoryModel() {
+        return memoryModel;
     }
 
     /** Runs every row on one thread per available processor. */
@@ -156,12 +182,18 @@ public final class Experiment {
         double rightScore = score(r, failures);
         return new ExperimentRow(name, row.workload().name(), row.machine().name(), row.workload().parameters(),
                 left.describe(), leftScore, right.describe(), rightScore, row.published(), metrics(l), metrics(r),
-                failures.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", failures)), wallMillis);
+                failures.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", failures)), wallMillis,
+                memoryModel);
     }
 
-    private static SimulatedRun simulate(PlannedRow row, Tuning tuning) {
-        return WorkloadRunner.simulate(row.workload(), tuning, Simulation.builder(row.machine()).seed(row.seed())
-                .faults(Faults.none()).budgets(ROW_BUDGETS));
+    private SimulatedRun simulate(PlannedRow row, Tuning tuning) {
+        Simulation.Builder simulation = Simulation.builder(row.machine()).seed(row.seed()).faults(Faults.none())
+                .budgets(ROW_BUDGETS);
+        if (!memoryModel) {
+            return WorkloadRunner.simulate(row.workload(), tuning, simulation);
+        }
+        return WorkloadRunner.simulate(row.workload().name(), row.workload().parameters(), tuning,
+                simulation.memoryModel(true));
     }
 
     private static double score(SimulatedRun run, List<String> failures) {
@@ -194,6 +226,7 @@ public final class Experiment {
 
     @Override
     public String toString() {
-        return name + " (" + left.describe() + " vs " + right.describe() + ", " + rows.size() + " rows)";
+        return name + " (" + left.describe() + " vs " + right.describe() + ", " + rows.size() + " rows"
+                + (memoryModel ? ", memory model" : "") + ")";
     }
 }

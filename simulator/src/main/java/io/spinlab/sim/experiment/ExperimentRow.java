@@ -24,11 +24,13 @@ import java.util.Optional;
  * @param rightMetrics the right run's further figures
  * @param failure      why a run did not complete, with the line that reproduces it; empty if both completed
  * @param wallMillis   real time the two runs took, ms
+ * @param memoryModel  whether the runs charged shared-memory accesses (the simulator's memory model);
+ *                     scores of the two modes are not comparable
  */
 public record ExperimentRow(String experiment, String workload, String machine, String parameters,
                             String leftTuning, double leftScore, String rightTuning, double rightScore,
                             Published published, Map<String, Double> leftMetrics, Map<String, Double> rightMetrics,
-                            Optional<String> failure, long wallMillis) {
+                            Optional<String> failure, long wallMillis, boolean memoryModel) {
 
     public ExperimentRow {
         Objects.requireNonNull(experiment, "experiment");

@@ -3,6 +3,7 @@ package io.spinlab.sim.experiment;
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.workload.EventPipeStress;
 import io.spinlab.sim.workload.MonitorThroughput;
 import io.spinlab.sim.workload.MresWaitDrainRate;
 import io.spinlab.sim.workload.MresWaitLatency;
@@ -25,6 +26,7 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code mres-proc-scaling}: processor-scaled vs unscaled spin before blocking (coreclr #13556);</li>
  *   <li>{@code normalized-spin}: raw vs normalized PAUSE in SpinWait (coreclr #13670);</li>
+ *   <li>{@code eventpipe-lockless}: buffer reservation under the lock vs lockless (runtime #50797);</li>
  *   <li>{@code threadpool-global-queue}: QueueSegment vs ConcurrentQueue global queue (coreclr #9234);</li>
  *   <li>{@code monitor-convoy}: convoy vs barging Monitor handoff (coreclr #13978, #14216);</li>
  *   <li>{@code future-cpus}: the legacy tuning against the current one across PAUSE costs and
@@ -41,7 +43,7 @@ public final class Experiments {
     public static final long SEED = 1;
 
     private static final List<String> NAMES = List.of("mres-proc-scaling", "normalized-spin",
-            "threadpool-global-queue", "monitor-convoy", "future-cpus");
+            "eventpipe-lockless", "threadpool-global-queue", "monitor-convoy", "future-cpus");
 
     /** PAUSE costs of the future-cpus sweep, cycles. */
     public static final List<Integer> FUTURE_PAUSE_CYCLES = List.of(1, 10, 40, 140, 300, 1000);
@@ -81,9 +83,7 @@ public final class Experiments {
             case "threadpool-global-queue" -> Experiments::threadPoolGlobalQueue;
             case "monitor-convoy" -> Experiments::monitorConvoy;
             case "future-cpus" -> Experiments::futureCpus;
-            case "eventpipe-lockless" -> throw new IllegalArgumentException("experiment 'eventpipe-lockless' is not "
-                    + "available yet: it needs the EventPipe buffer manager (io.spinlab.impl.buffer); valid "
-                    + "experiments: " + String.join(", ", NAMES));
+            case "eventpipe-lockless" -> Experiments::eventPipeLockless;
             default -> throw new IllegalArgumentException("unknown experiment '" + name + "'; valid experiments: "
                     + String.join(", ", NAMES));
         };
@@ -208,6 +208,62 @@ public final class Experiments {
         }
         return Published.direction(Published.Direction.NOT_WORSE,
                 "coreclr #13670: no scenario regressed by more than noise");
+    }
+
+    // ------------------------------------------------------------------ eventpipe-lockless
+
+    /** The limit of the eventpipe-lockless rows: 256 MB scaled down so that a ms-long window saturates it. */
+    public static final String EVENTPIPE_LIMIT = "16mb";
+    /** The reader interval of the eventpipe-lockless rows: EventPipe's 100 ms, scaled as the limit. */
+    public static final String EVENTPIPE_READER_INTERVAL = "1ms";
+    private static final int EVENTPIPE_WRITERS = 32;
+
+    private static Experiment eventPipeLockless() {
+        List<PlannedRow> rows = new ArrayList<>();
+        for (String machineName : List.of("kabylake-i7-7700hq", "kabylake-i7-7700", "ivybridge-e7-4x12")) {
+            MachineProfile machine = MachinePresets.byName(machineName);
+            Window window = eventPipeWindow(machine);
+            for (EventPipeStress.Score score : EventPipeStress.Score.values()) {
+                Workload w = Workloads.create(EventPipeStress.NAME, String.format(Locale.ROOT,
+                        "threads=%d,payload=200,limit=%s,reader-interval=%s,score=%s,%s", EVENTPIPE_WRITERS,
+                        EVENTPIPE_LIMIT, EVENTPIPE_READER_INTERVAL, score.text(), window.parameters()));
+                rows.add(new PlannedRow(w, machine, eventPipeClaim(machineName, score), SEED));
+            }
+        }
+        return new Experiment("eventpipe-lockless",
+                "EventPipe's buffer reservation: under the buffer manager's lock, where every writer that fails "
+                        + "queues on the lock (a lock caravan), against a lock-free CAS reservation that takes the "
+                        + "lock only to link a buffer it got (dotnet/runtime #50797); 32 writers of 200-byte events, "
+                        + "one reader, a saturated limit (256 MB and a 100 ms reader interval in the published "
+                        + "60 s run; 16 MB and 1 ms here, for ms-long windows), on the three published machines. "
+                        + "Each machine has a row for events read and one for write attempts.",
+                Tuning.parse("current,reservation=under-lock"), Tuning.current(), rows,
+                List.of("kabylake-i7-7700hq: events read +63.9 %, events attempted +47.9 %",
+                        "kabylake-i7-7700, ivybridge-e7-4x12: improvements reported"));
+    }
+
+    /**
+     * The usual window where the writers and the reader each have a processor; where they do
+     * not (32 writers that never block on 8 processors), 10 ms of warm-up and a 40 ms window:
+     * the threads then take 4 ms time slices in turn, the reader about one in every 16 ms, and
+     * the window must hold several of its passes.
+     */
+    static Window eventPipeWindow(MachineProfile machine) {
+        int threads = EVENTPIPE_WRITERS + 1;
+        if (threads <= machine.logicalProcessors()) {
+            return windowFor(threads);
+        }
+        return new Window(10_000_000, 40_000_000);
+    }
+
+    private static Published eventPipeClaim(String machine, EventPipeStress.Score score) {
+        if (machine.equals("kabylake-i7-7700hq")) {
+            return score == EventPipeStress.Score.READ
+                    ? Published.delta(63.9, "runtime #50797, 2017 MacBook Pro: events read +63.9 %")
+                    : Published.delta(47.9, "runtime #50797, 2017 MacBook Pro: events attempted +47.9 %");
+        }
+        return Published.direction(Published.Direction.RIGHT_BETTER,
+                "runtime #50797: improvements also reported on this machine class");
     }
 
     // ------------------------------------------------------------------ threadpool-global-queue

@@ -95,20 +95,28 @@ public final class MeasuredRun {
         return now;
     }
 
+    /** True if a clock reading {@code now} (from {@link #tick}) lies inside the measured window. */
+    public boolean inWindow(long now) {
+        return armed && now - windowStart >= 0 && now - windowEnd < 0;
+    }
+
     /** Counts one operation of {@code slot}'s thread if it completes inside the window; a {@link #tick}. */
     public void count(int slot) {
-        count(slot, 1);
+        countAt(slot, tick(), 1);
     }
 
     /** Counts {@code n} operations of {@code slot}'s thread if they complete inside the window; a {@link #tick}. */
     public void count(int slot, long n) {
-        long now = platform.nanoTime();
-        if (!armed) {
-            return;
-        }
-        if (now - windowEnd >= 0) {
-            stopped = true;
-        } else if (now - windowStart >= 0) {
+        countAt(slot, tick(), n);
+    }
+
+    /**
+     * Counts {@code n} operations of {@code slot}'s thread if {@code now}, a time {@link #tick}
+     * returned, lies inside the window; reads no clock (for a thread that ticks anyway and
+     * counts only some of what it does).
+     */
+    public void countAt(int slot, long now, long n) {
+        if (inWindow(now)) {
             counters.add(slot, n);
         }
     }

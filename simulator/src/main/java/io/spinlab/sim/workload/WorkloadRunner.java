@@ -13,7 +13,9 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -214,11 +216,15 @@ public final class WorkloadRunner {
         throw new IllegalStateException(t);
     }
 
-    /** The guest's WorkloadResult (a record of the guest loader) as one of this side. */
+    /** The guest's WorkloadResult (a record of the guest loader) as one of this side, metrics included. */
     private static WorkloadResult fromGuest(Object guest) {
         Class<?> type = guest.getClass();
+        Map<?, ?> metrics = (Map<?, ?>) invoke(method(type, "metrics"), guest);
+        Map<String, Double> copy = new LinkedHashMap<>();
+        metrics.forEach((k, v) -> copy.put((String) k, (Double) v));
         return new WorkloadResult((String) invoke(method(type, "workload"), guest),
                 (String) invoke(method(type, "parameters"), guest), (String) invoke(method(type, "platform"), guest),
-                (long) invoke(method(type, "operations"), guest), (long) invoke(method(type, "elapsedNanos"), guest));
+                (long) invoke(method(type, "operations"), guest), (long) invoke(method(type, "elapsedNanos"), guest),
+                copy);
     }
 }

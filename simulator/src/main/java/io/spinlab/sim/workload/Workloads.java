@@ -16,8 +16,9 @@ import java.util.Objects;
  * <p>SpinPerf: {@code mres-wait-latency}, {@code mres-wait-drain-rate}, {@code semaphore-latency},
  * {@code semaphore-throughput}, {@code semaphore-wait-drain-rate}, {@code spinlock-latency},
  * {@code spinlock-throughput}, {@code barrier-sync-rate}, {@code queue-throughput},
- * {@code stack-throughput}, {@code countdown-addcount-signal-throughput}; the thread pool's
- * {@code quwi}; a contended Monitor, {@code monitor-throughput}.
+ * {@code stack-throughput}, {@code countdown-addcount-signal-throughput}; EventPipe's
+ * {@code eventpipe-stress}; the thread pool's {@code quwi}; a contended Monitor,
+ * {@code monitor-throughput}.
  */
 public final class Workloads {
 
@@ -33,6 +34,7 @@ public final class Workloads {
             QueueThroughput.TYPE,
             StackThroughput.TYPE,
             CountdownAddCountSignalThroughput.TYPE,
+            EventPipeStress.TYPE,
             Quwi.TYPE,
             MonitorThroughput.TYPE);
 
@@ -81,10 +83,6 @@ public final class Workloads {
             if (type.name().equals(name)) {
                 return type;
             }
-        }
-        if (name.equals("eventpipe-stress")) {
-            throw new IllegalArgumentException("workload 'eventpipe-stress' is not available yet: it needs the "
-                    + "EventPipe buffer manager (io.spinlab.impl.buffer); valid workloads: " + String.join(", ", NAMES));
         }
         throw new IllegalArgumentException("unknown workload '" + name + "'; valid workloads: "
                 + String.join(", ", NAMES));

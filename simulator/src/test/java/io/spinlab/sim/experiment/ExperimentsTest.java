@@ -20,7 +20,8 @@ class ExperimentsTest {
     @Test
     void shouldPlanEveryPublishedRowWhenExperimentsAreBuilt() {
         assertThat(Experiments.names()).containsExactly("mres-proc-scaling", "normalized-spin",
-                "threadpool-global-queue", "monitor-convoy", "future-cpus");
+                "eventpipe-lockless", "threadpool-global-queue", "monitor-convoy", "future-cpus");
+        assertThat(Experiments.byName("eventpipe-lockless").rows()).hasSize(3 * 2);
         assertThat(Experiments.byName("mres-proc-scaling").rows()).hasSize(2 * 2 * 2 * 6);
         assertThat(Experiments.byName("normalized-spin").rows()).hasSize(2 * 11 * 2);
         assertThat(Experiments.byName("threadpool-global-queue").rows()).hasSize(2 * 5 * 5);
@@ -39,6 +40,11 @@ class ExperimentsTest {
                 .isEqualTo("current,global-queue=queue-segment");
         assertThat(Experiments.byName("monitor-convoy").left().describe()).isEqualTo("current,monitor=convoy");
         assertThat(Experiments.byName("future-cpus").left().describe()).isEqualTo("legacy");
+        assertThat(Experiments.byName("eventpipe-lockless").left().describe())
+                .isEqualTo("current,reservation=under-lock");
+        assertThat(Experiments.byName("eventpipe-lockless").memoryModel()).isFalse();
+        assertThat(Experiments.byName("eventpipe-lockless").withMemoryModel(true).select(r -> true).memoryModel())
+                .isTrue();
     }
 
     @Test
@@ -59,8 +65,6 @@ class ExperimentsTest {
     void shouldListValidNamesWhenExperimentIsUnknown() {
         assertThatThrownBy(() -> Experiments.byName("mres")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown experiment 'mres'").hasMessageContaining("normalized-spin");
-        assertThatThrownBy(() -> Experiments.byName("eventpipe-lockless"))
-                .hasMessageContaining("not available yet").hasMessageContaining("buffer manager");
     }
 
     @Test

@@ -10,11 +10,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The registry: fixed names, parameter text in and out, and clear errors for bad input. */
 class WorkloadsTest {
 
-    /** The names issue 7 fixes (eventpipe-stress waits for the buffer manager). */
+    /** The names issue 7 fixes. */
     private static final List<String> FIXED = List.of("mres-wait-latency", "mres-wait-drain-rate",
             "semaphore-latency", "semaphore-throughput", "semaphore-wait-drain-rate", "spinlock-latency",
             "spinlock-throughput", "barrier-sync-rate", "queue-throughput", "stack-throughput",
-            "countdown-addcount-signal-throughput", "quwi");
+            "countdown-addcount-signal-throughput", "eventpipe-stress", "quwi");
 
     @Test
     void shouldHoldEveryFixedNameWhenListed() {
@@ -51,8 +51,6 @@ class WorkloadsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown workload 'mres-drain'")
                 .hasMessageContaining("mres-wait-drain-rate").hasMessageContaining("quwi");
-        assertThatThrownBy(() -> Workloads.byName("eventpipe-stress"))
-                .hasMessageContaining("not available yet").hasMessageContaining("buffer manager");
     }
 
     @Test
@@ -82,6 +80,12 @@ class WorkloadsTest {
                 .hasMessageContaining("drivers").hasMessageContaining("serial");
         assertThatThrownBy(() -> Workloads.create("quwi", "depth=-1"))
                 .hasMessageContaining("depth").hasMessageContaining("1..");
+        assertThatThrownBy(() -> Workloads.create("eventpipe-stress", "limit=12qb"))
+                .hasMessageContaining("limit").hasMessageContaining("kb, mb or gb");
+        assertThatThrownBy(() -> Workloads.create("eventpipe-stress", "limit=512kb"))
+                .hasMessageContaining("limit").hasMessageContaining("not valid");
+        assertThatThrownBy(() -> Workloads.create("eventpipe-stress", "score=written"))
+                .hasMessageContaining("score").hasMessageContaining("read, attempted");
         assertThatThrownBy(() -> Workloads.parse("quwi(depth=2"))
                 .hasMessageContaining("name(key=value,...)");
     }

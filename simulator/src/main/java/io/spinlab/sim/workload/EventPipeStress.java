@@ -1,0 +1,340 @@
+package io.spinlab.sim.workload;
+
+import io.spinlab.impl.buffer.BufferManagerConfig;
+import io.spinlab.impl.buffer.BufferManagerDiagnostics;
+import io.spinlab.impl.buffer.EventBufferManager;
+import io.spinlab.impl.buffer.EventConsumer;
+import io.spinlab.impl.buffer.EventReader;
+import io.spinlab.impl.buffer.EventView;
+import io.spinlab.impl.buffer.EventWriter;
+import io.spinlab.impl.buffer.WriteOutcome;
+import io.spinlab.impl.event.CountdownEvent;
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.platform.Platform;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The EventPipe stress run of dotnet/runtime #50797 as a windowed workload: N writers write
+ * fixed-size events into one {@link EventBufferManager} as fast as they can, one reader drains it
+ * the way EventPipe's streaming thread does (a pass; if it found nothing, wait up to 1 ms for a
+ * writer to fill a buffer; then sleep {@code reader-interval}) and copies every payload out. The
+ * {@code reservation} knob picks the reservation under the manager's lock or the lockless one.
+ *
+ * <p>Score ({@code score}): events read per ms ({@code read}, the default) or write attempts per
+ * ms ({@code attempted}), both counted inside the window; the run is the same either way, only
+ * what the score counts differs. Metrics: {@code threads} and {@code writers} (the same),
+ * {@code attempted}, {@code written}, {@code dropped}, {@code read} (inside the window),
+ * {@code efficiency} = read / (read + dropped) inside the window, the manager's
+ * {@code lockAcquisitions} and {@code dropPathLockAcquisitions}, and {@code consistent} (1 when,
+ * over the whole run, every written event was read once and every drop was seen as a gap; a run
+ * that is not consistent fails instead).
+ *
+ * <p>Each write attempt ticks once before it (the event's formatting, see {@link Work}) and the
+ * reader ticks once per event it copies. The published run used 32 writers, 200-byte events, a
+ * 256 MB limit and EventPipe's 100 ms reader interval for 60 s; simulated windows last
+ * milliseconds, so experiments scale the limit and the interval down (saturation is what
+ * matters: writers that fail to get a buffer).
+ */
+public final class EventPipeStress extends WindowedWorkload {
+    /*
+     * Implementation notes
+     *
+     * Ending: writers leave their loop when the run stops, close their EventWriter and count
+     * down `writersDone`; the reader leaves its loop, waits for them, stops the manager and
+     * drains it, so that the totals can be checked (read = written, gaps = drops).
+     *
+     * Counting: in-window tallies are plain fields of one writer each (Tally), read by the
+     * controller after the join, whose countdown orders them.
+     */
+
+    public static final String NAME = "eventpipe-stress";
+
+    /** What the score counts. */
+    public enum Score {
+        /** Events the reader delivered inside the window. */
+        READ,
+        /** Write attempts that began inside the window. */
+        ATTEMPTED;
+
+        /** The parameter text. */
+        public String text() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Largest payload: EventPipe's largest event. */
+    public static final int MAX_PAYLOAD = BufferManagerConfig.DEFAULT_MAX_EVENT_PAYLOAD_BYTES;
+
+    private static final long KB = 1024;
+
+    static final WorkloadType.Parameter PAYLOAD = new WorkloadType.Parameter("payload", "200",
+            "bytes per event payload, 0..65536");
+    static final WorkloadType.Parameter LIMIT = new WorkloadType.Parameter("limit", "256mb",
+            "the manager's global buffer limit: bytes, or a number with kb, mb or gb; at least 1mb");
+    static final WorkloadType.Parameter READER_INTERVAL = new WorkloadType.Parameter("reader-interval", "1ms",
+            "the reader's sleep between passes (EventPipe: 100ms); 0 for back to back");
+    static final WorkloadType.Parameter SCORE = new WorkloadType.Parameter("score", "read",
+            "what the score counts: read (events read) or attempted (write attempts)");
+
+    static final WorkloadType TYPE = new WorkloadType(NAME,
+            "N writers write events into one buffer manager as fast as they can, one reader drains it; "
+                    + "events read/ms (or attempts/ms)",
+            withThreadsDefault(parameterList(PAYLOAD, LIMIT, READER_INTERVAL, SCORE)),
+            p -> new EventPipeStress(p.threads("threads"), p.whole("payload", 0, MAX_PAYLOAD),
+                    parseBytes(p.text("limit")), p.nanos("reader-interval"),
+                    p.choice("score", List.of("read", "attempted")).equals("read") ? Score.READ : Score.ATTEMPTED,
+                    p.window()));
+
+    private final int payloadBytes;
+    private final long limitBytes;
+    private final long readerIntervalNanos;
+    private final Score score;
+
+    /**
+     * @param writers             writing threads
+     * @param payloadBytes        bytes per event, 0..{@value #MAX_PAYLOAD}
+     * @param limitBytes          the manager's limit, at least its largest buffer (1 MB)
+     * @param readerIntervalNanos the reader's sleep between passes, 0 for none
+     * @param score               what the score counts
+     * @param window              warm-up and measured window
+     */
+    public EventPipeStress(ThreadCount writers, int payloadBytes, long limitBytes, long readerIntervalNanos,
+            Score score, Window window) {
+        super(writers, window);
+        if (payloadBytes < 0 || payloadBytes > MAX_PAYLOAD) {
+            throw new IllegalArgumentException(NAME + ": payload = " + payloadBytes + " is not valid; valid: 0.."
+                    + MAX_PAYLOAD);
+        }
+        try {
+            BufferManagerConfig.ofLimit(limitBytes);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(NAME + ": limit = " + limitBytes + " bytes is not valid: "
+                    + e.getMessage(), e);
+        }
+        this.payloadBytes = payloadBytes;
+        this.limitBytes = limitBytes;
+        this.readerIntervalNanos = Durations.check("reader-interval", readerIntervalNanos);
+        this.score = Objects.requireNonNull(score, "score");
+    }
+
+    private static List<WorkloadType.Parameter> withThreadsDefault(List<WorkloadType.Parameter> parameters) {
+        return parameters.stream().map(p -> p.key().equals("threads")
+                ? new WorkloadType.Parameter("threads", "32", "writer threads: an absolute count (the published "
+                        + "run: 32) or a multiple of the processor count") : p).toList();
+    }
+
+    /** Parses {@code 16mb}, {@code 512kb}, {@code 1gb} or a plain byte count. */
+    static long parseBytes(String text) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        long scale = 1;
+        if (t.endsWith("kb")) {
+            scale = KB;
+        } else if (t.endsWith("mb")) {
+            scale = KB * KB;
+        } else if (t.endsWith("gb")) {
+            scale = KB * KB * KB;
+        }
+        String number = scale == 1 ? t : t.substring(0, t.length() - 2);
+        try {
+            long value = Long.parseLong(number);
+            if (value > 0 && value <= Long.MAX_VALUE / scale) {
+                return value * scale;
+            }
+        } catch (NumberFormatException e) {
+            // falls through
+        }
+        throw new IllegalArgumentException(NAME + ": limit = '" + text + "' is not valid; valid: a positive byte "
+                + "count, or a number with kb, mb or gb (e.g. 16mb, 256mb)");
+    }
+
+    private static String formatBytes(long bytes) {
+        if (bytes % (KB * KB * KB) == 0) {
+            return bytes / (KB * KB * KB) + "gb";
+        }
+        if (bytes % (KB * KB) == 0) {
+            return bytes / (KB * KB) + "mb";
+        }
+        if (bytes % KB == 0) {
+            return bytes / KB + "kb";
+        }
+        return Long.toString(bytes);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    public Score score() {
+        return score;
+    }
+
+    @Override
+    protected Map<String, String> settings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("payload", Integer.toString(payloadBytes));
+        s.put("limit", formatBytes(limitBytes));
+        s.put("reader-interval", Durations.format(readerIntervalNanos));
+        s.put("score", score.text());
+        return s;
+    }
+
+    @Override
+    public WorkloadResult run(SpinContext context) throws InterruptedException {
+        Platform platform = context.platform();
+        int writers = threads().resolve(context.processorCount());
+        EventBufferManager manager = new EventBufferManager(context, BufferManagerConfig.ofLimit(limitBytes));
+        CountdownEvent writersDone = new CountdownEvent(context, writers);
+        MeasuredRun run = new MeasuredRun(context, window(), writers + 1);
+        run.metric("threads", writers);
+        Tally[] tallies = new Tally[writers];
+        EventWriter[] eventWriters = new EventWriter[writers];
+        for (int w = 0; w < writers; w++) {
+            // Every writer registers before any thread starts: registering takes the manager's
+            // lock, which running writers may keep busy (with under-lock, for as long as they run).
+            eventWriters[w] = manager.newWriter();
+            tallies[w] = new Tally();
+        }
+        for (int w = 0; w < writers; w++) {
+            EventWriter writer = eventWriters[w];
+            Tally tally = tallies[w];
+            byte[] payload = new byte[payloadBytes];
+            run.start("writer-" + w, slot -> write(run, writer, payload, tally, slot, writersDone));
+        }
+        Drain drain = new Drain(run, manager.reader(), score == Score.READ);
+        run.start("reader", slot -> drain.run(platform, slot, readerIntervalNanos, writersDone, manager));
+        WorkloadResult measured = run.measure(this, () -> { });
+        return withMetrics(measured, writers, tallies, drain, manager.diagnostics());
+    }
+
+    private void write(MeasuredRun run, EventWriter writer, byte[] payload, Tally tally, int slot,
+            CountdownEvent writersDone) {
+        try {
+            while (run.running()) {
+                long now = run.tick();
+                WriteOutcome outcome = writer.write(payload);
+                tally.record(outcome, run.inWindow(now));
+                if (score == Score.ATTEMPTED) {
+                    run.countAt(slot, now, 1);
+                }
+            }
+            writer.close();
+        } finally {
+            writersDone.signal();
+        }
+    }
+
+    private WorkloadResult withMetrics(WorkloadResult measured, int writers, Tally[] tallies, Drain drain,
+            BufferManagerDiagnostics diagnostics) {
+        long attempted = 0;
+        long written = 0;
+        long dropped = 0;
+        long writtenTotal = 0;
+        long droppedTotal = 0;
+        for (Tally t : tallies) {
+            attempted += t.attempted;
+            written += t.written;
+            dropped += t.dropped;
+            writtenTotal += t.writtenTotal;
+            droppedTotal += t.droppedTotal;
+        }
+        if (drain.readTotal != writtenTotal || drain.reader.dropsSeen() != droppedTotal) {
+            throw new IllegalStateException(NAME + ": events lost or duplicated: written " + writtenTotal + ", read "
+                    + drain.readTotal + "; dropped " + droppedTotal + ", gaps seen " + drain.reader.dropsSeen());
+        }
+        Map<String, Double> metrics = new LinkedHashMap<>(measured.metrics());
+        metrics.put("writers", (double) writers);
+        metrics.put("attempted", (double) attempted);
+        metrics.put("written", (double) written);
+        metrics.put("dropped", (double) dropped);
+        metrics.put("read", (double) drain.readInWindow);
+        long denominator = drain.readInWindow + dropped;
+        metrics.put("efficiency", denominator == 0 ? 1.0 : (double) drain.readInWindow / denominator);
+        metrics.put("lockAcquisitions", (double) diagnostics.lockAcquisitions());
+        metrics.put("dropPathLockAcquisitions", (double) diagnostics.dropPathLockAcquisitions());
+        metrics.put("consistent", 1.0);
+        return new WorkloadResult(measured.workload(), measured.parameters(), measured.platform(),
+                measured.operations(), measured.elapsedNanos(), metrics);
+    }
+
+    /** One writer's outcomes: inside the window, and over the whole run. Written by its writer only. */
+    private static final class Tally {
+        long attempted;
+        long written;
+        long dropped;
+        long writtenTotal;
+        long droppedTotal;
+
+        void record(WriteOutcome outcome, boolean inWindow) {
+            boolean kept = outcome == WriteOutcome.WRITTEN;
+            boolean lost = outcome == WriteOutcome.DROPPED || outcome == WriteOutcome.DROPPED_OVERSIZED;
+            if (kept) {
+                writtenTotal++;
+            } else if (lost) {
+                droppedTotal++;
+            }
+            if (inWindow && outcome != WriteOutcome.STOPPED) {
+                attempted++;
+                written += kept ? 1 : 0;
+                dropped += lost ? 1 : 0;
+            }
+        }
+    }
+
+    /** The reader thread: EventPipe's streaming loop, copying every payload out. */
+    private static final class Drain implements EventConsumer {
+        private final MeasuredRun run;
+        private final EventReader reader;
+        private final boolean countReads;
+        private final byte[] sink = new byte[MAX_PAYLOAD];
+        private int slot;
+        long readInWindow;
+        long readTotal;
+
+        Drain(MeasuredRun run, EventReader reader, boolean countReads) {
+            this.run = run;
+            this.reader = reader;
+            this.countReads = countReads;
+        }
+
+        void run(Platform platform, int readerSlot, long intervalNanos, CountdownEvent writersDone,
+                EventBufferManager manager) throws InterruptedException {
+            this.slot = readerSlot;
+            while (run.running()) {
+                int delivered = reader.read(this);
+                if (delivered == 0) {
+                    reader.awaitData(1, TimeUnit.MILLISECONDS);
+                }
+                if (intervalNanos > 0 && run.running()) {
+                    platform.sleep(intervalNanos);
+                }
+                run.tick();
+            }
+            writersDone.await();
+            manager.stop();
+            while (!reader.isDrained()) {
+                reader.read(this);
+                run.tick();
+            }
+        }
+
+        @Override
+        public void onEvent(EventView event) {
+            event.copyPayload(sink, 0);
+            long now = run.tick();
+            readTotal++;
+            if (run.inWindow(now)) {
+                readInWindow++;
+                if (countReads) {
+                    run.countAt(slot, now, 1);
+                }
+            }
+        }
+    }
+}

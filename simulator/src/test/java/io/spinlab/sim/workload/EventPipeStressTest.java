@@ -1,0 +1,72 @@
+package io.spinlab.sim.workload;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.engine.Simulation;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The EventPipe stress workload: saturated runs lose nothing unaccounted, and the knob changes who takes the lock. */
+class EventPipeStressTest {
+
+    private static final MachineProfile MACBOOK = MachinePresets.byName("kabylake-i7-7700hq");
+    private static final String SATURATED = "threads=8,limit=1mb,reader-interval=0,warmup=200us,window=1ms";
+
+    private static WorkloadResult simulate(String tuning, boolean memoryModel) {
+        SimulatedRun run = WorkloadRunner.simulate(EventPipeStress.NAME, SATURATED, Tuning.parse(tuning),
+                Simulation.builder(MACBOOK).seed(1).memoryModel(memoryModel));
+        assertThat(run.simulation().completed()).as(run.simulation().report()).isTrue();
+        return run.result();
+    }
+
+    @Test
+    void shouldAccountForEveryEventWhenLimitIsSaturated() {
+        for (String tuning : new String[] {"current,reservation=under-lock", "current"}) {
+            WorkloadResult result = simulate(tuning, false);
+
+            assertThat(result.metric("consistent")).isEqualTo(1.0);
+            assertThat(result.metric("dropped")).as(tuning).isPositive();
+            assertThat(result.metric("attempted"))
+                    .isEqualTo(result.metric("written") + result.metric("dropped"));
+            assertThat(result.metric("efficiency")).isBetween(0.0, 1.0);
+            assertThat(result.operations()).isEqualTo((long) result.metric("read"));
+        }
+    }
+
+    @Test
+    void shouldTakeManagerLockOnDropPathOnlyWhenReservingUnderLock() {
+        WorkloadResult underLock = simulate("current,reservation=under-lock", false);
+        WorkloadResult lockless = simulate("current", false);
+
+        assertThat(underLock.metric("dropPathLockAcquisitions")).as("the whole run's drops, the window's among them")
+                .isGreaterThanOrEqualTo(underLock.metric("dropped"));
+        assertThat(lockless.metric("dropPathLockAcquisitions")).isZero();
+        assertThat(lockless.metric("lockAcquisitions")).isLessThan(underLock.metric("lockAcquisitions") / 100);
+    }
+
+    /**
+     * runtime #50797's lock caravan, with the memory model on (a lock word that moves between
+     * cores costs what it would): writers that fail their reservation without the lock attempt
+     * more events than writers that queue on it to fail.
+     */
+    @Test
+    void shouldAttemptMoreEventsWithLocklessReservationWhenSharedAccessesCost() {
+        WorkloadResult underLock = simulate("current,reservation=under-lock", true);
+        WorkloadResult lockless = simulate("current", true);
+
+        assertThat(lockless.metric("attempted")).isGreaterThan(1.5 * underLock.metric("attempted"));
+        assertThat(lockless.metric("consistent")).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldCountAttemptsWhenScoreIsAttempted() {
+        Workload attempts = Workloads.create(EventPipeStress.NAME, SATURATED + ",score=attempted");
+
+        WorkloadResult result = WorkloadRunner.simulate(attempts, Tuning.current(), MACBOOK, 1).result();
+
+        assertThat(result.operations()).isEqualTo((long) result.metric("attempted"));
+        assertThat(result.parameters()).contains("score=attempted").contains("limit=1mb");
+    }
+}
