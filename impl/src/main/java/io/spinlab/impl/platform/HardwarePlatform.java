@@ -16,6 +16,9 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class HardwarePlatform implements Platform {
 
+    /** Parks one sleep may take to reach its deadline. */
+    static final int MAX_PARKS_PER_SLEEP = 4;
+
     /** The single instance. */
     public static final HardwarePlatform INSTANCE = new HardwarePlatform();
 
@@ -54,9 +57,12 @@ public final class HardwarePlatform implements Platform {
         // parkNanos rather than Thread.sleep: interruption must not be swallowed or thrown here;
         // a pending interrupt ends the sleep early and the caller's loop sees the flag. A stale
         // unpark permit or a spurious wake-up must not: park again until the time has passed.
+        // A few re-parks absorb a stale permit and a spurious wake-up; the bound keeps a tool that
+        // virtualizes time (a model checker's frozen clock) from turning this into a busy loop.
         long deadline = System.nanoTime() + nanos;
         long remaining = nanos;
-        while (remaining > 0 && !Thread.currentThread().isInterrupted()) {
+        for (int parks = 0; parks < MAX_PARKS_PER_SLEEP && remaining > 0
+                && !Thread.currentThread().isInterrupted(); parks++) {
             LockSupport.parkNanos(this, remaining);
             remaining = deadline - System.nanoTime();
         }
