@@ -12,7 +12,7 @@ import java.lang.invoke.VarHandle;
  * <p>Thread-safe: the first caller of {@link #refreshIfDue()} measures; others use the
  * defaults until the result is published.
  */
-public final class OneShotPauseNormalizer implements PauseNormalizer {
+public final class OneShotPauseNormalizer extends CalibratedPauseNormalizer {
     /*
      * Implementation notes.
      *
@@ -31,26 +31,11 @@ public final class OneShotPauseNormalizer implements PauseNormalizer {
     private static final int DONE = 2;
 
     private final Platform platform;
-    private volatile Calibration calibration = Calibration.DEFAULT;
     private volatile int state;
 
     public OneShotPauseNormalizer(Platform platform) {
+        super("one-shot");
         this.platform = platform;
-    }
-
-    @Override
-    public int yieldsPerNormalizedYield() {
-        return calibration.yieldsPerNormalizedYield();
-    }
-
-    @Override
-    public int optimalMaxNormalizedYieldsPerSpinIteration() {
-        return calibration.optimalMaxNormalizedYieldsPerSpinIteration();
-    }
-
-    @Override
-    public double nsPerPause() {
-        return calibration.nsPerPause();
     }
 
     @Override
@@ -68,15 +53,8 @@ public final class OneShotPauseNormalizer implements PauseNormalizer {
         } while (elapsed < MEASURE_NANOS && count < MEASURE_NANOS);
         // (More PAUSEs than nanoseconds means under 1 ns each: the floor applies, stop measuring.)
         double nsPerPause = Math.max(1.0, (double) elapsed / count);
-        calibration = Calibration.of(nsPerPause, platform.nanoTime());
+        publish(Calibration.of(nsPerPause, platform.nanoTime()));
         state = DONE;
-    }
-
-    @Override
-    public String toString() {
-        Calibration c = calibration;
-        return "one-shot(" + (c.measured() ? c.nsPerPause() + " ns/PAUSE" : "unmeasured") + ", yields="
-                + c.yieldsPerNormalizedYield() + ", optimalMax=" + c.optimalMaxNormalizedYieldsPerSpinIteration() + ")";
     }
 
     // VarHandle mechanics

@@ -13,7 +13,7 @@ import java.lang.invoke.VarHandle;
  * <p>Thread-safe and lock-free: one thread at a time wins the right to measure (a CAS on a
  * flag); the others keep using the published values meanwhile.
  */
-public final class SampledPauseNormalizer implements PauseNormalizer {
+public final class SampledPauseNormalizer extends CalibratedPauseNormalizer {
     /*
      * Implementation notes.
      *
@@ -49,31 +49,16 @@ public final class SampledPauseNormalizer implements PauseNormalizer {
     private int nextSample;
     private long sampleNanos;
 
-    private volatile Calibration calibration = Calibration.DEFAULT;
     private volatile int measuring;
 
     public SampledPauseNormalizer(Platform platform) {
+        super("sampled");
         this.platform = platform;
     }
 
     @Override
-    public int yieldsPerNormalizedYield() {
-        return calibration.yieldsPerNormalizedYield();
-    }
-
-    @Override
-    public int optimalMaxNormalizedYieldsPerSpinIteration() {
-        return calibration.optimalMaxNormalizedYieldsPerSpinIteration();
-    }
-
-    @Override
-    public double nsPerPause() {
-        return calibration.nsPerPause();
-    }
-
-    @Override
     public void refreshIfDue() {
-        Calibration current = calibration;
+        Calibration current = calibration();
         if (current.measured() && platform.nanoTime() - current.measuredAtNanos() < MEASUREMENT_PERIOD_NANOS) {
             return;
         }
@@ -101,14 +86,14 @@ public final class SampledPauseNormalizer implements PauseNormalizer {
             }
             nextSample = 0;
         } else {
-            samples[nextSample] = sample(calibration.nsPerPause());
+            samples[nextSample] = sample(calibration().nsPerPause());
             nextSample = (nextSample + 1) % SAMPLE_COUNT;
             established = Double.MAX_VALUE;
             for (double sample : samples) {
                 established = Math.min(established, sample);
             }
         }
-        calibration = Calibration.of(established, platform.nanoTime());
+        publish(Calibration.of(established, platform.nanoTime()));
     }
 
     private long chooseSampleNanos() {
@@ -143,13 +128,6 @@ public final class SampledPauseNormalizer implements PauseNormalizer {
         }
         double nsPerPause = (double) elapsed / total;
         return Math.max(MIN_NS_PER_PAUSE, Math.min(MAX_NS_PER_PAUSE, nsPerPause));
-    }
-
-    @Override
-    public String toString() {
-        Calibration c = calibration;
-        return "sampled(" + (c.measured() ? c.nsPerPause() + " ns/PAUSE" : "unmeasured") + ", yields="
-                + c.yieldsPerNormalizedYield() + ", optimalMax=" + c.optimalMaxNormalizedYieldsPerSpinIteration() + ")";
     }
 
     // VarHandle mechanics

@@ -72,6 +72,7 @@ public final class Simulation {
     private static final List<String> PRIMITIVE_CLASSES = List.of(
             "io.spinlab.impl.spin.PauseNormalizer",
             "io.spinlab.impl.spin.Calibration",
+            "io.spinlab.impl.spin.CalibratedPauseNormalizer",
             "io.spinlab.impl.spin.SampledPauseNormalizer",
             "io.spinlab.impl.spin.OneShotPauseNormalizer",
             "io.spinlab.impl.spin.SpinContext",
