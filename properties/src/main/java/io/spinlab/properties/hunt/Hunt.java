@@ -118,17 +118,38 @@ public final class Hunt {
         return run.opsPerMs();
     }
 
+    /** Hears about each case as the hunt runs it, so that a command line can show progress. */
+    public interface Listener {
+
+        /** Hears nothing. */
+        Listener NONE = (huntCase, tried, shrinking) -> {
+        };
+
+        /**
+         * One case ran under both tunings.
+         *
+         * @param tried     cases run so far, this one included
+         * @param shrinking whether the hunt has found a regression and is now shrinking it
+         */
+        void caseRan(HuntCase huntCase, int tried, boolean shrinking);
+    }
+
     /** Hunts; never throws for a find — the report says what was found. */
     public static Report run(Config config) {
-        return run(config, null);
+        return run(config, Listener.NONE);
+    }
+
+    /** Hunts, telling {@code listener} about every case run. */
+    public static Report run(Config config, Listener listener) {
+        return run(config, null, listener);
     }
 
     /** Replays one case by its printed choice sequence (as {@link Report#replay()} says). */
     public static Report replay(Config config, String choices) {
-        return run(config, choices);
+        return run(config, choices, Listener.NONE);
     }
 
-    private static Report run(Config config, String replayChoices) {
+    private static Report run(Config config, String replayChoices, Listener listener) {
         int[] tried = {0};
         int[] triedBeforeFind = {0};
         Property<HuntCase> property = Property.forAll(cases(config.workloads()))
@@ -142,10 +163,12 @@ public final class Hunt {
                 tried[0]++;
                 double base = score(huntCase, config.baseline());
                 double cand = score(huntCase, config.candidate());
-                if (cand < base * (1 - config.thresholdPercent() / 100)) {
-                    if (triedBeforeFind[0] == 0) {
-                        triedBeforeFind[0] = tried[0];
-                    }
+                boolean regressed = cand < base * (1 - config.thresholdPercent() / 100);
+                if (regressed && triedBeforeFind[0] == 0) {
+                    triedBeforeFind[0] = tried[0];
+                }
+                listener.caseRan(huntCase, tried[0], triedBeforeFind[0] != 0);
+                if (regressed) {
                     throw new Regression(huntCase, base, cand);
                 }
             });

@@ -4,6 +4,7 @@ import io.spinlab.sim.experiment.CalibrationResult;
 import io.spinlab.sim.experiment.HostCalibration;
 import io.spinlab.sim.machine.MachineProfileFiles;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,18 +25,22 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Write the measured profile here (.json or .yaml).")
     private Path out;
 
+    @Mixin
+    private ProgressOptions progress;
+
     @Spec
     private CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
-        PrintWriter progress = spec.commandLine().getErr();
-        CalibrationResult result = HostCalibration.run(HostCalibration.Settings.defaults(), point -> {
-            progress.printf(Locale.ROOT, "%s %s: hardware %.1f, simulated %.1f ops/ms%n", point.workload(),
-                    point.tuning(), point.hardwareScore(), point.simulatedScore());
-            progress.flush();
-        });
+        HostCalibration.Settings settings = HostCalibration.Settings.defaults();
+        CalibrationResult result;
+        try (Progress bar = progress.start("calibrate", (long) settings.workloads().size() * settings.tunings().size())) {
+            result = HostCalibration.run(settings, point -> bar.step(String.format(Locale.ROOT,
+                    "%s %s: hardware %.1f, simulated %.1f ops/ms", point.workload(), point.tuning(),
+                    point.hardwareScore(), point.simulatedScore())));
+        }
         text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),
                 result.host().logicalProcessors());
         TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "simulated ops/ms");

@@ -1,9 +1,9 @@
 package io.spinlab.reports.cli;
 
-import io.spinlab.model.tuning.Tuning;
 import io.spinlab.properties.hunt.Hunt;
 import io.spinlab.properties.hunt.HuntWorkloads;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -21,10 +21,12 @@ import java.util.concurrent.Callable;
 final class HuntCommand implements Callable<Integer> {
 
     @Option(names = "--baseline", required = true, paramLabel = "TUNING",
-            description = "The tuning the candidate must not lose to, e.g. legacy or current,spin=unscaled.")
+            description = "The tuning the candidate must not lose to, e.g. legacy or current,spin=unscaled, or a tuning "
+                    + "file (.json, .yaml).")
     private String baseline;
 
-    @Option(names = "--candidate", required = true, paramLabel = "TUNING", description = "The tuning under suspicion.")
+    @Option(names = "--candidate", required = true, paramLabel = "TUNING",
+            description = "The tuning under suspicion (text or a tuning file).")
     private String candidate;
 
     @Option(names = "--workload", paramLabel = "NAME",
@@ -49,6 +51,9 @@ final class HuntCommand implements Callable<Integer> {
     @Option(names = "--fail-on-regression", description = "Exit with 1 when a regression is found.")
     private boolean failOnRegression;
 
+    @Mixin
+    private ProgressOptions progress;
+
     @Spec
     private CommandSpec spec;
 
@@ -56,9 +61,22 @@ final class HuntCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         List<String> names = workloads == null || workloads.isEmpty() ? HuntWorkloads.DEFAULT : workloads;
-        Hunt.Config config = new Hunt.Config(Tuning.parse(baseline), Tuning.parse(candidate), names, budget, seed,
-                threshold);
-        Hunt.Report report = replay == null ? Hunt.run(config) : Hunt.replay(config, replay);
+        Hunt.Config config = new Hunt.Config(RunSpec.loadTuning(baseline), RunSpec.loadTuning(candidate), names,
+                budget, seed, threshold);
+        Hunt.Report report;
+        if (replay != null) {
+            report = Hunt.replay(config, replay);
+        } else {
+            try (Progress bar = progress.start("hunt", budget)) {
+                report = Hunt.run(config, (huntCase, tried, shrinking) -> {
+                    if (shrinking) {
+                        bar.message("regression found; shrinking (" + tried + " cases run)");
+                    } else {
+                        bar.step(huntCase.toString());
+                    }
+                });
+            }
+        }
         out.println(report.describe(config));
         out.flush();
         return report.found().isPresent() && failOnRegression ? SpinlabCommand.EXIT_CHECK_FAILED : 0;

@@ -6,6 +6,7 @@ import io.spinlab.sim.experiment.Experiments;
 import io.spinlab.sim.experiment.PlannedRow;
 import io.spinlab.sim.experiment.ProgressListener;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -25,7 +26,7 @@ import java.util.concurrent.Callable;
         description = {"Run the named experiments of published-results.md (all by default) in the simulator: each "
                 + "row runs one workload on one machine under the old and the new tuning and prints both scores, "
                 + "the change, the published change where one exists, and whether the simulated direction agrees.",
-                "Progress goes to standard error, tables to standard output."})
+                "Progress goes to standard error (--quiet: none), tables to standard output."})
 final class ReproduceCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "EXPERIMENT",
@@ -46,30 +47,34 @@ final class ReproduceCommand implements Callable<Integer> {
             description = "Rows run at once (default: one per processor).")
     private int parallelism;
 
+    @Mixin
+    private ProgressOptions progress;
+
     @Spec
     private CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
-        PrintWriter progress = spec.commandLine().getErr();
         List<String> names = experiments == null || experiments.isEmpty() ? Experiments.names() : experiments;
         List<Experiment> plan = names.stream().map(Experiments::byName).map(this::maybeQuick).toList();
         int threads = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
         Map<Experiment, List<ExperimentRow>> results = new LinkedHashMap<>();
-        for (Experiment experiment : plan) {
-            List<ExperimentRow> rows = experiment.run(new ProgressListener() {
-                @Override
-                public void rowFinished(Experiment e, int index, int total, ExperimentRow row) {
-                    progress.printf(Locale.ROOT, "%s %d/%d %s on %s: %s%n", e.name(), index + 1, total,
-                            row.workload(), row.machine(), row.verdict().name().toLowerCase(Locale.ROOT));
-                    progress.flush();
+        int total = plan.stream().mapToInt(e -> e.rows().size()).sum();
+        try (Progress bar = progress.start("reproduce", total)) {
+            for (Experiment experiment : plan) {
+                List<ExperimentRow> rows = experiment.run(new ProgressListener() {
+                    @Override
+                    public void rowFinished(Experiment e, int index, int total, ExperimentRow row) {
+                        bar.step(String.format(Locale.ROOT, "%s %d/%d: %s", e.name(), index + 1, total,
+                                row.verdict().name().toLowerCase(Locale.ROOT)));
+                    }
+                }, threads);
+                results.put(experiment, rows);
+                if (!json) {
+                    text.println(ExperimentTables.text(experiment, rows));
+                    text.flush();
                 }
-            }, threads);
-            results.put(experiment, rows);
-            if (!json) {
-                text.println(ExperimentTables.text(experiment, rows));
-                text.flush();
             }
         }
         if (json) {

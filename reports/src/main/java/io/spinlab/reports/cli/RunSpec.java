@@ -5,12 +5,12 @@ import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.machine.MachineProfileFiles;
+import io.spinlab.sim.tuning.TuningFiles;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.Workloads;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,13 +24,27 @@ final class RunSpec {
             completionCandidates = WorkloadNames.class)
     String workload;
 
-    @Option(names = "--machine", defaultValue = "skylake-i7-6700", paramLabel = "PRESET|FILE",
-            description = "A machine preset (spinlab machines) or a profile file (.json, .yaml); default ${DEFAULT-VALUE}.")
+    /** The machine when neither --machine nor --machine-file is given. */
+    static final String DEFAULT_MACHINE = "skylake-i7-6700";
+
+    @Option(names = "--machine", paramLabel = "PRESET|FILE",
+            description = "A machine preset (spinlab machines) or a profile file (.json, .yaml); default "
+                    + DEFAULT_MACHINE + ".")
     String machine;
 
-    @Option(names = "--tuning", defaultValue = "current", paramLabel = "TUNING",
-            description = "A preset and knob settings, e.g. legacy or current,spin=proc-scaled; default ${DEFAULT-VALUE}.")
+    @Option(names = "--machine-file", paramLabel = "FILE",
+            description = "A machine profile file (.json, .yaml): a preset with \"base\" and changed fields, or every "
+                    + "field.")
+    Path machineFile;
+
+    @Option(names = "--tuning", paramLabel = "TUNING|FILE",
+            description = "A preset and knob settings, e.g. legacy or current,spin=proc-scaled, or a tuning file "
+                    + "(.json, .yaml); default current.")
     String tuning;
+
+    @Option(names = "--tuning-file", paramLabel = "FILE",
+            description = "A tuning file (.json, .yaml): an optional \"base\" preset and knob: value settings.")
+    Path tuningFile;
 
     @Option(names = "--threads", paramLabel = "N|Mpc", description = "Threads: absolute, or a multiple of the "
             + "processor count like 1pc, 0.5pc, 64pc (default: the workload's).")
@@ -51,11 +65,23 @@ final class RunSpec {
     boolean memoryModel;
 
     Tuning tuning() {
-        return Tuning.parse(tuning);
+        if (tuning != null && tuningFile != null) {
+            throw new IllegalArgumentException("give --tuning or --tuning-file, not both");
+        }
+        if (tuningFile != null) {
+            return loadTuning(tuningFile.toString());
+        }
+        return loadTuning(tuning == null ? "current" : tuning);
     }
 
     MachineProfile machine() {
-        return loadMachine(machine);
+        if (machine != null && machineFile != null) {
+            throw new IllegalArgumentException("give --machine or --machine-file, not both");
+        }
+        if (machineFile != null) {
+            return loadMachineFile(machineFile);
+        }
+        return loadMachine(machine == null ? DEFAULT_MACHINE : machine);
     }
 
     Workload workload() {
@@ -87,14 +113,30 @@ final class RunSpec {
         if (!looksLikeFile) {
             return MachinePresets.byName(text);
         }
-        Path path = Path.of(text);
+        return loadMachineFile(Path.of(text));
+    }
+
+    /** The profile in {@code path}, with a clear message when it is missing, unreadable or invalid. */
+    static MachineProfile loadMachineFile(Path path) {
         if (!Files.isRegularFile(path)) {
-            throw new IllegalArgumentException("machine file '" + text + "' does not exist");
+            throw new IllegalArgumentException("machine file '" + path + "' does not exist");
         }
         try {
             return MachineProfileFiles.load(path);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read machine file '" + text + "'", e);
+            throw new IllegalArgumentException("cannot read machine file '" + path + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** A tuning as {@link Tuning#parse} reads it, or a tuning file when the text names one. */
+    static Tuning loadTuning(String text) {
+        if (!TuningFiles.isFileName(text)) {
+            return Tuning.parse(text);
+        }
+        try {
+            return TuningFiles.load(Path.of(text.strip()));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read tuning file '" + text + "': " + e.getMessage(), e);
         }
     }
 

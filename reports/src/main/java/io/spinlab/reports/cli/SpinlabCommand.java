@@ -26,6 +26,17 @@ public final class SpinlabCommand implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
+    private final boolean terminal;
+
+    private SpinlabCommand(boolean terminal) {
+        this.terminal = terminal;
+    }
+
+    /** Whether standard error is an interactive terminal (progress bars redraw in place). */
+    boolean terminal() {
+        return terminal;
+    }
+
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
@@ -33,7 +44,11 @@ public final class SpinlabCommand implements Runnable {
 
     /** A command line wired to the given streams, with spinlab's exit codes and error messages. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        CommandLine commandLine = new CommandLine(new SpinlabCommand());
+        return commandLine(out, err, false);
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean terminal) {
+        CommandLine commandLine = new CommandLine(new SpinlabCommand(terminal));
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
@@ -49,6 +64,8 @@ public final class SpinlabCommand implements Runnable {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        System.exit(commandLine(out, err).execute(args));
+        java.io.Console console = System.console();
+        boolean terminal = console != null && console.isTerminal();
+        System.exit(commandLine(out, err, terminal).execute(args));
     }
 }

@@ -12,6 +12,7 @@ import io.spinlab.sim.workload.ThreadCount;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.Workloads;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -41,10 +42,12 @@ final class WhatifCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N|Mpc", description = "Thread counts (repeatable; default 1pc).")
     private List<String> threads = new ArrayList<>();
 
-    @Option(names = "--left", defaultValue = "legacy", description = "The baseline tuning (default ${DEFAULT-VALUE}).")
+    @Option(names = "--left", defaultValue = "legacy", paramLabel = "TUNING|FILE",
+            description = "The baseline tuning, or a tuning file (default ${DEFAULT-VALUE}).")
     private String left;
 
-    @Option(names = "--right", defaultValue = "current", description = "The tuning compared (default ${DEFAULT-VALUE}).")
+    @Option(names = "--right", defaultValue = "current", paramLabel = "TUNING|FILE",
+            description = "The tuning compared, or a tuning file (default ${DEFAULT-VALUE}).")
     private String right;
 
     @Option(names = "--pause-cycles", split = ",", paramLabel = "C", defaultValue = "1,10,40,140,300,1000",
@@ -69,15 +72,17 @@ final class WhatifCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Write whatif.md and one heat map SVG per table.")
     private Path out;
 
+    @Mixin
+    private ProgressOptions progress;
+
     @Spec
     private CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
-        PrintWriter progress = spec.commandLine().getErr();
-        Tuning leftTuning = Tuning.parse(left);
-        Tuning rightTuning = Tuning.parse(right);
+        Tuning leftTuning = RunSpec.loadTuning(left);
+        Tuning rightTuning = RunSpec.loadTuning(right);
         List<String> names = workloads.isEmpty() ? List.of("mres-wait-drain-rate") : workloads;
         List<ThreadCount> counts = (threads.isEmpty() ? List.of("1pc") : threads).stream().map(ThreadCount::parse)
                 .toList();
@@ -107,14 +112,16 @@ final class WhatifCommand implements Callable<Integer> {
         }
         Experiment sweep = new Experiment("whatif", "PAUSE cycles × processors on " + baseMachine.name(),
                 leftTuning, rightTuning, rows, List.of());
-        List<ExperimentRow> results = sweep.run(new ProgressListener() {
-            @Override
-            public void rowFinished(Experiment e, int index, int total, ExperimentRow row) {
-                progress.printf(Locale.ROOT, "whatif %d/%d %s on %s: %s%n", index + 1, total, row.workload(),
-                        row.machine(), ExperimentTables.percent(row.deltaPercent()));
-                progress.flush();
-            }
-        });
+        List<ExperimentRow> results;
+        try (Progress bar = progress.start("whatif", rows.size())) {
+            results = sweep.run(new ProgressListener() {
+                @Override
+                public void rowFinished(Experiment e, int index, int total, ExperimentRow row) {
+                    bar.step(row.workload() + " on " + row.machine() + ": "
+                            + ExperimentTables.percent(row.deltaPercent()));
+                }
+            });
+        }
         int i = 0;
         for (String name : names) {
             for (ThreadCount count : counts) {

@@ -37,6 +37,21 @@ class ExperimentCommandsTest {
     }
 
     @Test
+    void reproduceShouldShowProgressOnStandardErrorUnlessQuiet(@TempDir Path dir) throws Exception {
+        String[] args = {"reproduce", "monitor-convoy", "--quick", "--json", "--out", dir.toString()};
+        err.getBuffer().setLength(0);
+        assertThat(run(args)).isZero();
+        // The bar's line: task, runs done of the total, elapsed and estimate; stdout stays JSON.
+        assertThat(err.toString()).contains("reproduce").contains("2/2");
+        assertThat(new ObjectMapper().readTree(out.toString()).isArray()).isTrue();
+        err.getBuffer().setLength(0);
+        String[] quiet = java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of(
+                "--quiet")).toArray(String[]::new);
+        assertThat(run(quiet)).isZero();
+        assertThat(err.toString()).doesNotContain("2/2");
+    }
+
+    @Test
     void reproduceShouldRejectAnUnknownExperiment() {
         assertThat(run("reproduce", "nope")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown experiment 'nope'").contains("mres-proc-scaling");

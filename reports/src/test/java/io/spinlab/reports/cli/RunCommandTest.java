@@ -91,6 +91,35 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldLoadMachineAndTuningFromTheirFileOptions(@TempDir Path dir) throws Exception {
+        Path machine = dir.resolve("mine.json");
+        Files.writeString(machine, "{\"base\": \"skylake-i7-6700\", \"name\": \"mine\", \"pauseCycles\": 300}");
+        Path tuning = dir.resolve("old.yaml");
+        Files.writeString(tuning, "base: legacy\nreservation: lockless\n");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--machine-file", machine.toString(), "--tuning-file",
+                tuning.toString(), "--duration", "200us", "--json")).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertThat(json.get("machine").asText()).isEqualTo("mine");
+        assertThat(json.get("tuning").asText()).isEqualTo("legacy,reservation=lockless");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--tuning", tuning.toString(), "--duration", "200us",
+                "--json")).isZero();
+        assertThat(new ObjectMapper().readTree(out.toString()).get("tuning")).isEqualTo(json.get("tuning"));
+    }
+
+    @Test
+    void shouldRejectBadFilesWithOneClearLine(@TempDir Path dir) throws Exception {
+        Path tuning = dir.resolve("bad.yaml");
+        Files.writeString(tuning, "spin: [1, 2\n");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--tuning-file", tuning.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("tuning file '" + tuning + "': malformed YAML").doesNotContain("\tat ");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--machine-file", "gone.yaml")).isEqualTo(2);
+        assertThat(err.toString()).contains("machine file 'gone.yaml' does not exist");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--machine", "skylake-i7-6700", "--machine-file",
+                "x.yaml")).isEqualTo(2);
+        assertThat(err.toString()).contains("give --machine or --machine-file, not both");
+    }
+
+    @Test
     void traceShouldWriteChromeJsonAndSaySoWhoWaited(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("sub/trace.json");
         assertThat(run("trace", "--workload", "semaphore-latency", "--duration", "200us", "--out", trace.toString()))
