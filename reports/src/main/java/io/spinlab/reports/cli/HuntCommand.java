@@ -72,7 +72,7 @@ final class HuntCommand implements Callable<Integer> {
                     if (shrinking) {
                         bar.message("regression found; shrinking (" + tried + " cases run)");
                     } else {
-                        bar.step(huntCase.toString());
+                        bar.step(huntCase.workload() + " on " + huntCase.machine().name());
                     }
                 });
             }

@@ -15,8 +15,8 @@ import java.time.temporal.ChronoUnit;
  * Standard output is never touched, so {@code --json} stays clean.
  *
  * <p>On a terminal the bar redraws in place. Anywhere else (a CI log, a pipe, a test) it
- * prints the bar as one line whenever the count has moved since the last line, at most once a
- * second, so a log shows the run's pace without a line per redraw. {@link #NONE} (from
+ * prints the bar as one line whenever the count or the message has changed since the last line,
+ * at most once a second, so a log shows the run's pace without a line per redraw. {@link #NONE} (from
  * {@code --quiet}) shows nothing.
  *
  * <pre>{@code
@@ -91,11 +91,12 @@ final class Progress implements AutoCloseable {
         }
     }
 
-    /** Writes the rendered bar as a whole line when the count has moved since the last one. */
+    /** Writes the rendered bar as a whole line when the count or the message has changed since the last one. */
     static final class LineConsumer implements ProgressBarConsumer {
         private final PrintWriter err;
         private volatile ProgressBar bar;
-        private long printed = -1;
+        private long printedCount = -1;
+        private String printedMessage = "";
 
         LineConsumer(PrintWriter err) {
             this.err = err;
@@ -110,8 +111,10 @@ final class Progress implements AutoCloseable {
         public synchronized void accept(String rendered) {
             ProgressBar current = bar;
             long count = current == null ? 0 : current.getCurrent();
-            if (count != printed) {
-                printed = count;
+            String message = current == null ? "" : java.util.Objects.toString(current.getExtraMessage(), "");
+            if (count != printedCount || !message.equals(printedMessage)) {
+                printedCount = count;
+                printedMessage = message;
                 err.println(rendered.stripTrailing());
                 err.flush();
             }
