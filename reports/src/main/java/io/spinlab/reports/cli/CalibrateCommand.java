@@ -37,9 +37,7 @@ final class CalibrateCommand implements Callable<Integer> {
         HostCalibration.Settings settings = HostCalibration.Settings.defaults();
         CalibrationResult result;
         try (Progress bar = progress.start("calibrate", (long) settings.workloads().size() * settings.tunings().size())) {
-            result = HostCalibration.run(settings, point -> bar.step(String.format(Locale.ROOT,
-                    "%s %s: hardware %.1f, simulated %.1f ops/ms", point.workload(), point.tuning(),
-                    point.hardwareScore(), point.simulatedScore())));
+            result = HostCalibration.run(settings, point -> bar.step(point.workload() + " " + point.tuning()));
         }
         text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),
                 result.host().logicalProcessors());
