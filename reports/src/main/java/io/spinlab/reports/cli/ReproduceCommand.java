@@ -62,6 +62,7 @@ final class ReproduceCommand implements Callable<Integer> {
         PrintWriter progress = spec.commandLine().getErr();
         List<String> names = experiments == null || experiments.isEmpty() ? Experiments.names() : experiments;
         List<Experiment> plan = names.stream().map(Experiments::byName).map(this::maybeQuick).toList();
+        ReportWriter.prepare(out);
         int threads = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
         Map<Experiment, List<ExperimentRow>> results = new LinkedHashMap<>();
         long start = System.nanoTime();

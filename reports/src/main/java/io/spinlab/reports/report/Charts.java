@@ -65,8 +65,9 @@ public final class Charts {
 
     /**
      * Score against thread count (a multiple of the processor count; the multiples the rows try,
-     * evenly spaced, as the published tables list them) for the left and the right tuning: one line per tuning and per variant of the rows (e.g. with and
-     * without a delay). Rows without a thread multiple are left out.
+     * evenly spaced, as the published tables list them) for the left and the right tuning: a
+     * line per tuning, and per variant of the rows when they have several (e.g. with and without
+     * a delay; dashed after the first). Rows without a thread multiple are left out.
      *
      * @param title the chart's title
      * @param rows  rows of one workload on one machine
@@ -77,9 +78,9 @@ public final class Charts {
         Map<String, XYSeries> series = new LinkedHashMap<>();
         List<String> variants = rows.stream().map(ReportRow::variant).distinct().toList();
         for (String variant : variants) {
-            String suffix = variant.isEmpty() ? "" : ", " + variant;
-            series.put("left" + variant, new XYSeries("left" + suffix, true, false));
-            series.put("right" + variant, new XYSeries("right" + suffix, true, false));
+            String suffix = variants.size() < 2 || variant.isEmpty() ? "" : ", " + variant;
+            series.put(seriesKey("left", variant), new XYSeries("left" + suffix, true, false));
+            series.put(seriesKey("right", variant), new XYSeries("right" + suffix, true, false));
         }
         for (ReportRow row : rows) {
             Optional<Double> multiple = row.threadMultiple();
@@ -87,8 +88,8 @@ public final class Charts {
                 continue;
             }
             int x = multiples.indexOf(multiple.get());
-            addFinite(series.get("left" + row.variant()), x, row.result().leftScore());
-            addFinite(series.get("right" + row.variant()), x, row.result().rightScore());
+            addFinite(series.get(seriesKey("left", row.variant())), x, row.result().leftScore());
+            addFinite(series.get(seriesKey("right", row.variant())), x, row.result().rightScore());
         }
         XYSeriesCollection dataset = new XYSeriesCollection();
         series.values().forEach(dataset::addSeries);
@@ -232,6 +233,10 @@ public final class Charts {
     private static void addEvents(DefaultCategoryDataset dataset, String category, Map<String, Double> metrics) {
         dataset.addValue(metrics.get(EVENTS_READ), "events read", category);
         dataset.addValue(metrics.get(EVENTS_DROPPED), "events dropped", category);
+    }
+
+    private static String seriesKey(String side, String variant) {
+        return side + "|" + variant;
     }
 
     private static void addFinite(XYSeries series, double x, double y) {

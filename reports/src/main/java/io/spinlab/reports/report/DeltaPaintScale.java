@@ -12,6 +12,10 @@ import java.util.Locale;
  */
 public final class DeltaPaintScale implements PaintScale {
 
+    static {
+        Headless.ensure();
+    }
+
     /** The Δ % at which the colour saturates, either way. */
     public static final double SATURATION_PERCENT = 100;
 

@@ -13,8 +13,9 @@ import java.util.TreeSet;
 /**
  * Which charts a report section gets, and the charts themselves:
  * <ul>
- *   <li>{@link Kind#SCORES}: score against thread count for both tunings, one chart per machine
- *       and workload whose rows try at least two thread multiples (e.g. {@code mres-proc-scaling});</li>
+ *   <li>{@link Kind#SCORES}: score against thread count for both tunings, one chart per machine,
+ *       workload and variant (e.g. with or without a delay, each on its own scale) whose rows try
+ *       at least two thread multiples (e.g. {@code mres-proc-scaling});</li>
  *   <li>{@link Kind#HEATMAP}: for the what-if experiment ({@value #WHAT_IF_EXPERIMENT}), the Δ %
  *       over PAUSE cycles × processors, one map per workload;</li>
  *   <li>{@link Kind#EVENTS}: events read and dropped, for an experiment whose rows count them
@@ -75,14 +76,19 @@ public final class ReportCharts {
         String prefix = idPart(section.name());
         for (String machine : section.machines()) {
             for (String workload : workloads(section)) {
-                List<ReportRow> rows = section.rows().stream().filter(r -> r.result().machine().equals(machine)
+                List<ReportRow> onMachine = section.rows().stream().filter(r -> r.result().machine().equals(machine)
                         && r.result().workload().equals(workload) && r.threadMultiple().isPresent()).toList();
-                long multiples = rows.stream().map(r -> r.threadMultiple().orElseThrow()).distinct().count();
-                if (multiples >= 2) {
-                    figures.add(new Figure(Kind.SCORES, prefix + "-scores-" + (figures.size() + 1),
-                            "Score against thread count on " + machine + ": left " + section.leftTuning()
-                                    + ", right " + section.rightTuning() + ".",
-                            Charts.scoresByThreads(workload + " on " + machine, rows), 640, 360));
+                for (String variant : onMachine.stream().map(ReportRow::variant).distinct().toList()) {
+                    List<ReportRow> rows = onMachine.stream().filter(r -> r.variant().equals(variant)).toList();
+                    long multiples = rows.stream().map(r -> r.threadMultiple().orElseThrow()).distinct().count();
+                    if (multiples >= 2) {
+                        String title = workload + (variant.isEmpty() ? "" : " " + variant.replace(',', ' ')) + " on "
+                                + machine;
+                        figures.add(new Figure(Kind.SCORES, prefix + "-scores-" + (figures.size() + 1),
+                                "Score against thread count: left " + section.leftTuning() + ", right "
+                                        + section.rightTuning() + ".",
+                                Charts.scoresByThreads(title, rows), 640, 360));
+                    }
                 }
             }
         }

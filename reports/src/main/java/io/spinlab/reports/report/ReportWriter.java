@@ -25,6 +25,23 @@ public final class ReportWriter {
     }
 
     /**
+     * Makes sure {@code dir} can take a report before any work is done: creates it if needed.
+     *
+     * @throws IllegalArgumentException naming the directory and the reason when it cannot be
+     *                                  created (a file of that name, no permission)
+     */
+    public static void prepare(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot write the report to " + dir + ": " + e, e);
+        }
+        if (!Files.isWritable(dir)) {
+            throw new IllegalArgumentException("cannot write the report to " + dir + ": not writable");
+        }
+    }
+
+    /**
      * Writes the report of {@code data} into {@code dir}, creating it if needed, and returns the
      * files written, in the order above.
      */

@@ -81,6 +81,15 @@ class ExperimentCommandsTest {
     }
 
     @Test
+    void reproduceShouldSayWhyBeforeRunningWhenTheReportCannotBeWritten(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("taken"), "a file, not a directory");
+
+        assertThat(run("reproduce", "future-cpus", "--out", file.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("cannot write the report to " + file);
+        assertThat(out.toString()).doesNotContain("== future-cpus");
+    }
+
+    @Test
     void reproduceShouldRejectAnUnknownExperiment() {
         assertThat(run("reproduce", "nope")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown experiment 'nope'").contains("mres-proc-scaling");

@@ -48,6 +48,13 @@ class ChartSvgTest {
     }
 
     @Test
+    void shouldDrawHeadlessWhenChartsAreBuilt() {
+        scores();
+
+        assertThat(System.getProperty("java.awt.headless")).isEqualTo("true");
+    }
+
+    @Test
     void shouldRoundCoordinatesToTwoDecimalsWhenWritingNumbers() {
         assertThat(ChartSvg.twoDecimals(12.3456)).isEqualTo("12.35");
         assertThat(ChartSvg.twoDecimals(40.0)).isEqualTo("40");

@@ -36,7 +36,8 @@ class CsvReportTest {
         String failed = List.of(CsvReport.render(ReportFixture.data()).split("\r\n")).stream()
                 .filter(line -> line.contains("ivybridge")).findFirst().orElseThrow();
 
-        assertThat(failed).startsWith("eventpipe-lockless,").contains(",\"current,reservation=under-lock\",,current,2000.0,,")
+        assertThat(failed).startsWith("eventpipe-lockless,")
+                .contains(",\"current,reservation=under-lock\",,current,2000.0,,")
                 .contains("\"budget exhausted, \"\"virtual\"\" time (reproduce: x)\"");
     }
 }

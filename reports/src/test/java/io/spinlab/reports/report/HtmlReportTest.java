@@ -64,10 +64,10 @@ class HtmlReportTest {
         Elements heatmaps = page.select("section#future-cpus figure.chart[data-kind=heatmap]");
         Elements events = page.select("section#eventpipe-lockless figure.chart[data-kind=events]");
 
-        assertThat(scores).hasSize(1);
-        Element scoreSvg = scores.first().selectFirst("svg");
-        assertThat(scoreSvg.select("text").eachText()).contains("mres-wait-drain-rate on skylake-i7-6700",
-                "left", "right", "left, delay=1us", "score (ops per ms)");
+        assertThat(scores).hasSize(2);
+        Element scoreSvg = scores.get(1).selectFirst("svg");
+        assertThat(scoreSvg.select("text").eachText()).contains("mres-wait-drain-rate delay=1us on skylake-i7-6700",
+                "left", "right", "score (ops per ms)", "threads (× processors)", "0.5", "1", "2");
         assertThat(scoreSvg.select("line, path, polyline").size()).isGreaterThan(10);
 
         assertThat(heatmaps).hasSize(1);
@@ -119,7 +119,7 @@ class HtmlReportTest {
         Set<String> seen = new HashSet<>();
 
         assertThat(ids).allSatisfy(id -> assertThat(seen.add(id)).as(id).isTrue());
-        assertThat(page.select("svg")).hasSize(3);
+        assertThat(page.select("svg")).hasSize(4);
     }
 
     private static Element rowLabelled(Element table, String label) {
