@@ -74,24 +74,7 @@ public final class ReportCharts {
     public static List<Figure> of(ReportSection section) {
         List<Figure> figures = new ArrayList<>();
         String prefix = idPart(section.name());
-        for (String machine : section.machines()) {
-            for (String workload : workloads(section)) {
-                List<ReportRow> onMachine = section.rows().stream().filter(r -> r.result().machine().equals(machine)
-                        && r.result().workload().equals(workload) && r.threadMultiple().isPresent()).toList();
-                for (String variant : onMachine.stream().map(ReportRow::variant).distinct().toList()) {
-                    List<ReportRow> rows = onMachine.stream().filter(r -> r.variant().equals(variant)).toList();
-                    long multiples = rows.stream().map(r -> r.threadMultiple().orElseThrow()).distinct().count();
-                    if (multiples >= 2) {
-                        String title = workload + (variant.isEmpty() ? "" : " " + variant.replace(',', ' ')) + " on "
-                                + machine;
-                        figures.add(new Figure(Kind.SCORES, prefix + "-scores-" + (figures.size() + 1),
-                                "Score against thread count: left " + section.leftTuning() + ", right "
-                                        + section.rightTuning() + ".",
-                                Charts.scoresByThreads(title, rows), 640, 360));
-                    }
-                }
-            }
-        }
+        addScores(figures, prefix, section);
         if (section.name().equals(WHAT_IF_EXPERIMENT)) {
             for (String workload : workloads(section)) {
                 List<ReportRow> rows = section.rows().stream().filter(r -> r.result().workload().equals(workload))
@@ -108,6 +91,27 @@ public final class ReportCharts {
                     140 + 60 * eventRows.size()));
         }
         return figures;
+    }
+
+    private static void addScores(List<Figure> figures, String prefix, ReportSection section) {
+        for (String machine : section.machines()) {
+            for (String workload : workloads(section)) {
+                List<ReportRow> onMachine = section.rows().stream().filter(r -> r.result().machine().equals(machine)
+                        && r.result().workload().equals(workload) && r.threadMultiple().isPresent()).toList();
+                for (String variant : onMachine.stream().map(ReportRow::variant).distinct().toList()) {
+                    List<ReportRow> rows = onMachine.stream().filter(r -> r.variant().equals(variant)).toList();
+                    if (rows.stream().map(r -> r.threadMultiple().orElseThrow()).distinct().count() < 2) {
+                        continue;
+                    }
+                    String title = workload + (variant.isEmpty() ? "" : " " + variant.replace(',', ' ')) + " on "
+                            + machine;
+                    figures.add(new Figure(Kind.SCORES, prefix + "-scores-" + (figures.size() + 1),
+                            "Score against thread count: left " + section.leftTuning() + ", right "
+                                    + section.rightTuning() + ".",
+                            Charts.scoresByThreads(title, rows), 640, 360));
+                }
+            }
+        }
     }
 
     private static Figure heatmap(String id, String workload, ReportSection section, List<ReportRow> rows) {
