@@ -90,6 +90,43 @@ final class ExperimentTables {
         return mapper.writeValueAsString(array);
     }
 
+    /**
+     * One line per experiment — rows, how many agree or disagree with the published direction,
+     * how many carry no claim, how many failed — and the totals: what {@code reproduce} ends with.
+     */
+    static String overall(Map<Experiment, List<ExperimentRow>> results) {
+        TextTable table = new TextTable("experiment", "rows", "agrees", "disagrees", "no claim", "failed");
+        int[] totals = new int[5];
+        results.forEach((experiment, rows) -> {
+            int[] counts = counts(rows);
+            table.row(cells(experiment.name(), counts));
+            for (int i = 0; i < totals.length; i++) {
+                totals[i] += counts[i];
+            }
+        });
+        table.row(cells("all", totals));
+        return "== summary: rows whose simulated direction agrees with the published one\n" + table.render();
+    }
+
+    private static String[] cells(String name, int[] counts) {
+        String[] cells = new String[counts.length + 1];
+        cells[0] = name;
+        for (int i = 0; i < counts.length; i++) {
+            cells[i + 1] = Integer.toString(counts[i]);
+        }
+        return cells;
+    }
+
+    /** rows, agrees, disagrees, no claim, failed. */
+    private static int[] counts(List<ExperimentRow> rows) {
+        int[] counts = new int[5];
+        for (ExperimentRow row : rows) {
+            counts[0]++;
+            counts[1 + row.verdict().ordinal()]++; // AGREES, DISAGREES, NO_CLAIM, FAILED in that order
+        }
+        return counts;
+    }
+
     static String summary(List<ExperimentRow> rows) {
         Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
         rows.forEach(r -> counts.merge(r.verdict(), 1, Integer::sum));

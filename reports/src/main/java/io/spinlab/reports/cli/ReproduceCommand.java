@@ -1,5 +1,8 @@
 package io.spinlab.reports.cli;
 
+import io.spinlab.reports.report.Provenance;
+import io.spinlab.reports.report.ReportData;
+import io.spinlab.reports.report.ReportWriter;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Experiments;
@@ -13,8 +16,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +30,8 @@ import java.util.concurrent.Callable;
         description = {"Run the named experiments of published-results.md (all by default) in the simulator: each "
                 + "row runs one workload on one machine under the old and the new tuning and prints both scores, "
                 + "the change, the published change where one exists, and whether the simulated direction agrees.",
-                "Progress goes to standard error (--quiet: none), tables to standard output."})
+                "Progress goes to standard error (--quiet: none), tables to standard output; the report (tables, "
+                        + "charts, every result) goes to --out, spinlab-report/ by default."})
 final class ReproduceCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "EXPERIMENT",
@@ -34,7 +39,9 @@ final class ReproduceCommand implements Callable<Integer> {
             completionCandidates = ExperimentNames.class)
     private List<String> experiments;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Also write report.md and rows.json there.")
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "spinlab-report",
+            description = "Where the report goes: README.md (tables), index.html (tables and charts), data.json "
+                    + "and data.csv (every result); default ${DEFAULT-VALUE}.")
     private Path out;
 
     @Option(names = "--json", description = "Print the rows as one JSON array instead of tables.")
@@ -58,8 +65,10 @@ final class ReproduceCommand implements Callable<Integer> {
         PrintWriter text = spec.commandLine().getOut();
         List<String> names = experiments == null || experiments.isEmpty() ? Experiments.names() : experiments;
         List<Experiment> plan = names.stream().map(Experiments::byName).map(this::maybeQuick).toList();
+        ReportWriter.prepare(out);
         int threads = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
         Map<Experiment, List<ExperimentRow>> results = new LinkedHashMap<>();
+        long start = System.nanoTime();
         int total = plan.stream().mapToInt(e -> e.rows().size()).sum();
         try (Progress bar = progress.start("reproduce", total)) {
             for (Experiment experiment : plan) {
@@ -79,15 +88,16 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         if (json) {
             text.println(ExperimentTables.json(results));
+        } else {
+            text.print(ExperimentTables.overall(results));
         }
-        if (out != null) {
-            Files.createDirectories(out);
-            StringBuilder md = new StringBuilder("# spinlab reproduce\n\n");
-            results.forEach((experiment, rows) -> md.append(ExperimentTables.markdown(experiment, rows)).append('\n'));
-            Files.writeString(out.resolve("report.md"), md);
-            Files.writeString(out.resolve("rows.json"), ExperimentTables.json(results));
-            text.println("wrote " + out.resolve("report.md") + " and " + out.resolve("rows.json"));
-        }
+        Provenance provenance = Provenance.capture(spec.commandLine().getParseResult().originalArgs(),
+                Duration.ofNanos(System.nanoTime() - start), Clock.systemUTC());
+        List<Path> written = ReportWriter.write(out, ReportData.of(results, provenance));
+        PrintWriter where = json ? spec.commandLine().getErr() : text;
+        where.println("report: " + written.get(1) + " (also " + written.get(0).getFileName() + ", "
+                + written.get(2).getFileName() + ", " + written.get(3).getFileName() + ")");
+        where.flush();
         text.flush();
         boolean failed = results.values().stream().flatMap(List::stream).anyMatch(r -> r.failure().isPresent());
         return failed ? SpinlabCommand.EXIT_CHECK_FAILED : 0;

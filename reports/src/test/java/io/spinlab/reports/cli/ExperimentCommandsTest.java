@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,15 +24,23 @@ class ExperimentCommandsTest {
     }
 
     @Test
-    void reproduceShouldPrintRowsWithPublishedFiguresAndWriteReports(@TempDir Path dir) throws Exception {
+    void reproduceShouldPrintRowsWithPublishedFiguresAndWriteTheReport(@TempDir Path dir) throws Exception {
         assertThat(run("reproduce", "mres-proc-scaling", "--quick", "--out", dir.toString())).isZero();
-        assertThat(out.toString()).contains("== mres-proc-scaling").contains("published Δ %").contains("verdict");
-        assertThat(Files.readString(dir.resolve("report.md"))).contains("## mres-proc-scaling");
-        JsonNode rows = new ObjectMapper().readTree(dir.resolve("rows.json").toFile());
+        assertThat(out.toString()).contains("== mres-proc-scaling").contains("published Δ %").contains("verdict")
+                .contains("report: " + dir.resolve("index.html") + " (also README.md, data.json, data.csv)");
+        // The closing summary: one line per experiment and the totals, counts by verdict.
+        assertThat(out.toString()).contains("== summary").containsPattern("mres-proc-scaling +2 ")
+                .containsPattern("all +2 ");
+        assertThat(Files.readString(dir.resolve("README.md"))).contains("## mres-proc-scaling")
+                .contains("| row | Left score | Right score | Δ Score % |").contains("**Total**");
+        assertThat(Files.readString(dir.resolve("index.html"))).contains("<svg")
+                .contains("spinlab reproduce mres-proc-scaling --quick --out " + dir);
+        assertThat(Files.readString(dir.resolve("data.csv"))).startsWith("experiment,workload,");
+        JsonNode rows = new ObjectMapper().readTree(dir.resolve("data.json").toFile()).at("/experiments/0/rows");
         assertThat(rows.size()).isEqualTo(2);
         JsonNode row = rows.get(0);
         for (String field : new String[] {"experiment", "workload", "machine", "parameters", "leftTuning", "leftScore",
-            "rightTuning", "rightScore", "deltaPercent", "publishedDeltaPercent", "verdict"}) {
+            "rightTuning", "rightScore", "deltaPercent", "published", "verdict", "seed", "leftMetrics"}) {
             assertThat(row.has(field)).as(field).isTrue();
         }
     }
@@ -52,6 +61,53 @@ class ExperimentCommandsTest {
     }
 
     @Test
+    void reproduceShouldPrintOnlyJsonOnStandardOutputWhenJsonIsAsked(@TempDir Path dir) throws Exception {
+        assertThat(run("reproduce", "future-cpus", "--quick", "--json", "--out", dir.toString())).isZero();
+
+        JsonNode printed = new ObjectMapper().readTree(out.toString());
+        assertThat(printed.isArray()).isTrue();
+        assertThat(printed.size()).isEqualTo(2);
+        assertThat(err.toString()).contains("report: " + dir.resolve("index.html"));
+        assertThat(dir.resolve("index.html")).exists();
+    }
+
+    @Test
+    void reproduceShouldWriteToSpinlabReportWhenNoOutIsGiven() {
+        CommandLine reproduce = SpinlabCommand.commandLine(new PrintWriter(out), new PrintWriter(err))
+                .getSubcommands().get("reproduce");
+
+        assertThat(reproduce.getCommandSpec().findOption("--out").defaultValue()).isEqualTo("spinlab-report");
+    }
+
+    @Test
+    void reproduceShouldWriteTheSameReportWhenRunTwiceWithTheSameInputs(@TempDir Path first, @TempDir Path second)
+            throws Exception {
+        assertThat(run("reproduce", "future-cpus", "--quick", "--out", first.toString())).isZero();
+        assertThat(run("reproduce", "future-cpus", "--quick", "--out", second.toString())).isZero();
+
+        for (String file : new String[] {"README.md", "index.html", "data.json", "data.csv"}) {
+            assertThat(withoutRunFacts(Files.readString(second.resolve(file)), second)).as(file)
+                    .isEqualTo(withoutRunFacts(Files.readString(first.resolve(file)), first));
+        }
+    }
+
+    /** The report without what changes between two runs: the out directory, the date, the wall time. */
+    private static String withoutRunFacts(String report, Path dir) {
+        return report.replace(dir.toString(), "DIR").lines()
+                .filter(line -> !line.matches(".*(Date|Wall time|\"date\"|\"wallTimeMillis\").*")).toList()
+                .toString();
+    }
+
+    @Test
+    void reproduceShouldSayWhyBeforeRunningWhenTheReportCannotBeWritten(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("taken"), "a file, not a directory");
+
+        assertThat(run("reproduce", "future-cpus", "--out", file.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("cannot write the report to " + file);
+        assertThat(out.toString()).doesNotContain("== future-cpus");
+    }
+
+    @Test
     void reproduceShouldRejectAnUnknownExperiment() {
         assertThat(run("reproduce", "nope")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown experiment 'nope'").contains("mres-proc-scaling");
@@ -67,7 +123,7 @@ class ExperimentCommandsTest {
             svg = files.filter(f -> f.toString().endsWith(".svg")).findFirst().orElseThrow();
         }
         String drawing = Files.readString(svg);
-        assertThat(drawing).startsWith("<svg").contains("<rect").contains("</svg>");
+        assertThat(drawing).startsWith("<svg").contains("<rect").contains(">PAUSE cycles<").contains("</svg>");
         assertThat(Files.readString(dir.resolve("whatif.md"))).contains(svg.getFileName().toString());
     }
 
@@ -75,13 +131,5 @@ class ExperimentCommandsTest {
     void whatifShouldRejectAnUnknownMachineField() {
         assertThat(run("whatif", "--set", "warpSpeed=9", "--pause-cycles", "10", "--processors", "2")).isEqualTo(2);
         assertThat(err.toString()).contains("warpSpeed");
-    }
-
-    @Test
-    void heatMapColoursShouldSaySignAndSize() {
-        assertThat(Heatmap.color(0)).isEqualTo("#ffffff");
-        assertThat(Heatmap.color(100)).isEqualTo("#00ff00");
-        assertThat(Heatmap.color(-250)).isEqualTo("#ff0000");
-        assertThat(Heatmap.color(Double.NaN)).isEqualTo("#cccccc");
     }
 }

@@ -12,6 +12,8 @@ import io.spinlab.sim.workload.WorkloadRunner;
 import io.spinlab.sim.workload.Workloads;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,6 +51,7 @@ public final class Experiment {
     private final Tuning right;
     private final List<PlannedRow> rows;
     private final List<String> publishedSummary;
+    private final Map<String, Published> publishedTotals;
     private final boolean memoryModel;
 
     /**
@@ -61,12 +64,13 @@ public final class Experiment {
      */
     public Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
             List<String> publishedSummary) {
-        this(name, description, left, right, rows, publishedSummary, false);
+        this(name, description, left, right, rows, publishedSummary, Map.of(), false);
     }
 
     private Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
-            List<String> publishedSummary, boolean memoryModel) {
+            List<String> publishedSummary, Map<String, Published> publishedTotals, boolean memoryModel) {
         this.memoryModel = memoryModel;
+        this.publishedTotals = Collections.unmodifiableMap(new LinkedHashMap<>(publishedTotals));
         this.name = Objects.requireNonNull(name, "name");
         this.description = Objects.requireNonNull(description, "description");
         this.left = Objects.requireNonNull(left, "left");
@@ -101,10 +105,31 @@ public final class Experiment {
         return publishedSummary;
     }
 
+    /**
+     * What was published about the total of each machine's rows (the "Total" line under a
+     * published table), by machine name, in report order; may be empty. The published total
+     * covers the published table's rows, which need not be the rows of this experiment.
+     */
+    public Map<String, Published> publishedTotals() {
+        return publishedTotals;
+    }
+
+    /**
+     * This experiment with {@code total} as the published figure for the total of the rows on
+     * {@code machine} (see {@link #publishedTotals()}).
+     */
+    public Experiment withPublishedTotal(String machine, Published total) {
+        Objects.requireNonNull(machine, "machine");
+        Objects.requireNonNull(total, "total");
+        Map<String, Published> totals = new LinkedHashMap<>(publishedTotals);
+        totals.put(machine, total);
+        return new Experiment(name, description, left, right, rows, publishedSummary, totals, memoryModel);
+    }
+
     /** This experiment with only the rows {@code keep} accepts (a reduced configuration for tests). */
     public Experiment select(Predicate<PlannedRow> keep) {
         return new Experiment(name, description, left, right, rows.stream().filter(keep).toList(), publishedSummary,
-                memoryModel);
+                publishedTotals, memoryModel);
     }
 
     /**
@@ -117,7 +142,7 @@ public final class Experiment {
      * from their name and parameters.
      */
     public Experiment withMemoryModel(boolean on) {
-        return new Experiment(name, description, left, right, rows, publishedSummary, on);
+        return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, on);
     }
 
     /**
@@ -134,7 +159,8 @@ public final class Experiment {
         }
         List<PlannedRow> scaled = rows.stream().map(r -> new PlannedRow(scaleWindow(r.workload(), factor),
                 r.machine(), r.published(), r.seed())).toList();
-        return new Experiment(name, description, left, right, scaled, publishedSummary, memoryModel);
+        return new Experiment(name, description, left, right, scaled, publishedSummary, publishedTotals,
+                memoryModel);
     }
 
     private static Workload scaleWindow(Workload workload, double factor) {

@@ -62,6 +62,18 @@ class ExperimentsTest {
     }
 
     @Test
+    void shouldKeepPublishedTotalsPerMachineWhenRowsAreSelected() {
+        Experiment procScaling = Experiments.byName("mres-proc-scaling");
+
+        assertThat(procScaling.publishedTotals()).containsOnlyKeys("sandybridge-e5-1650", "skylake-i7-6700");
+        assertThat(procScaling.publishedTotals().get("skylake-i7-6700").deltaPercent().getAsDouble())
+                .isEqualTo(322);
+        Experiment reduced = procScaling.select(r -> false).withMemoryModel(true).withWindowScale(2);
+        assertThat(reduced.publishedTotals()).isEqualTo(procScaling.publishedTotals());
+        assertThat(Experiments.byName("future-cpus").publishedTotals()).isEmpty();
+    }
+
+    @Test
     void shouldListValidNamesWhenExperimentIsUnknown() {
         assertThatThrownBy(() -> Experiments.byName("mres")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown experiment 'mres'").hasMessageContaining("normalized-spin");

@@ -1,0 +1,79 @@
+package io.spinlab.reports.report;
+
+import io.spinlab.sim.experiment.Published;
+import io.spinlab.sim.experiment.Verdict;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/** How numbers, published claims and verdicts read in every report format: one place, one spelling. */
+public final class Format {
+
+    private Format() {
+    }
+
+    /** A score, ops per ms, one decimal; {@code failed} for a run that did not complete (NaN). */
+    public static String score(double value) {
+        return Double.isNaN(value) ? "failed" : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    /** A Δ %, signed, one decimal; {@code n/a} when it has no value (NaN, or a left score of 0). */
+    public static String percent(double value) {
+        return Double.isNaN(value) || Double.isInfinite(value) ? "n/a" : String.format(Locale.ROOT, "%+.1f", value);
+    }
+
+    /** A published claim: its Δ % where a figure exists, else its direction in words; empty for none. */
+    public static String published(Published published) {
+        if (published.deltaPercent().isPresent()) {
+            return percent(published.deltaPercent().getAsDouble());
+        }
+        return switch (published.direction()) {
+            case NONE -> "";
+            case RIGHT_BETTER -> "better";
+            case NOT_WORSE -> "not worse";
+            case NEUTRAL -> "neutral";
+        };
+    }
+
+    /** A verdict in words: {@code agrees}, {@code disagrees}, {@code no claim}, {@code failed}. */
+    public static String verdict(Verdict verdict) {
+        return verdict.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
+    /** Verdict counts as {@code 19 agrees, 2 disagrees, 27 no claim}; {@code no rows} when empty. */
+    public static String verdictCounts(Map<Verdict, Integer> counts) {
+        if (counts.isEmpty()) {
+            return "no rows";
+        }
+        StringJoiner joiner = new StringJoiner(", ");
+        counts.forEach((verdict, n) -> joiner.add(n + " " + verdict(verdict)));
+        return joiner.toString();
+    }
+
+    /**
+     * What a total line totals: {@code geometric mean of 6 rows}, with how many rows were left
+     * out when some were.
+     */
+    public static String mean(Total total) {
+        StringBuilder text = new StringBuilder("geometric mean of ").append(rows(total.rows()));
+        if (total.excluded() > 0) {
+            text.append(", ").append(total.excluded()).append(" without a score left out");
+        }
+        return text.toString();
+    }
+
+    /** A total's score: as {@link #score}, but {@code n/a} when no row entered the total. */
+    public static String totalScore(Total total, double value) {
+        return total.rows() == 0 ? "n/a" : score(value);
+    }
+
+    private static String rows(int n) {
+        return n == 1 ? "1 row" : n + " rows";
+    }
+
+    /** A count of events or operations, with thousands separators: {@code 1,932}. */
+    public static String count(double value) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%,.0f", value);
+    }
+}

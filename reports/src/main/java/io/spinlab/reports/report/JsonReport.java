@@ -1,0 +1,144 @@
+package io.spinlab.reports.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.Published;
+
+import java.util.Map;
+
+/**
+ * A report as JSON ({@code data.json} of a report directory): every raw result, for tools.
+ *
+ * <p>Shape: {@code {"provenance": {...}, "experiments": [{"name", "description", "leftTuning",
+ * "rightTuning", "publishedSummary", "publishedTotals", "tables", "rows": [...]}]}}; a row has
+ * the experiment, workload, its label and parameters (as text and as an object), the thread
+ * count, the machine's name and key figures, the seed, the mode, both tunings and scores, Δ %,
+ * the published claim, the verdict, both runs' metrics and the failure if any. A number without
+ * a value (a failed run's score, the Δ % of a left score of 0) is {@code null}, never {@code NaN}.
+ */
+public final class JsonReport {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private JsonReport() {
+    }
+
+    /** The JSON text of {@code data}, indented, ending in a newline. */
+    public static String render(ReportData data) {
+        ObjectNode root = MAPPER.createObjectNode();
+        provenance(root.putObject("provenance"), data);
+        ArrayNode experiments = root.putArray("experiments");
+        for (ReportSection section : data.sections()) {
+            ObjectNode node = experiments.addObject();
+            node.put("name", section.name());
+            node.put("description", section.description());
+            node.put("leftTuning", section.leftTuning());
+            node.put("rightTuning", section.rightTuning());
+            ArrayNode summary = node.putArray("publishedSummary");
+            section.publishedSummary().forEach(summary::add);
+            ObjectNode totals = node.putObject("publishedTotals");
+            section.publishedTotals().forEach((machine, p) -> published(totals.putObject(machine), p));
+            ArrayNode tables = node.putArray("tables");
+            for (ResultTable table : section.tables()) {
+                ObjectNode t = tables.addObject();
+                if (table.machine().isPresent()) {
+                    t.put("machine", table.machine().get());
+                } else {
+                    t.putNull("machine");
+                }
+                Total total = table.total();
+                t.put("totalRows", total.rows());
+                t.put("totalExcluded", total.excluded());
+                number(t, "totalLeftScore", total.leftScore());
+                number(t, "totalRightScore", total.rightScore());
+                number(t, "totalDeltaPercent", total.deltaPercent());
+                if (table.publishedTotal().isPresent()) {
+                    published(t.putObject("publishedTotal"), table.publishedTotal().get());
+                    t.put("totalVerdict", table.totalVerdict().name());
+                } else {
+                    t.putNull("publishedTotal");
+                }
+            }
+            ArrayNode rows = node.putArray("rows");
+            section.rows().forEach(row -> row(rows.addObject(), row));
+        }
+        try {
+            return MAPPER.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a report tree did not serialize", e);
+        }
+    }
+
+    private static void provenance(ObjectNode node, ReportData data) {
+        Provenance p = data.provenance();
+        node.put("command", p.command());
+        ArrayNode seeds = node.putArray("seeds");
+        data.seeds().forEach(seeds::add);
+        node.put("mode", data.mode());
+        node.put("version", p.version());
+        node.put("commit", p.commit());
+        node.put("jdk", p.jdk());
+        node.put("date", p.date().toString());
+        node.put("wallTimeMillis", p.wallTime().toMillis());
+    }
+
+    private static void row(ObjectNode node, ReportRow row) {
+        ExperimentRow r = row.result();
+        node.put("experiment", r.experiment());
+        node.put("workload", r.workload());
+        node.put("label", row.label());
+        node.put("parameters", r.parameters());
+        ObjectNode parameters = node.putObject("workloadParameters");
+        row.parameters().forEach(parameters::put);
+        MachineProfile machine = row.machine();
+        node.put("machine", r.machine());
+        ObjectNode m = node.putObject("machineProfile");
+        m.put("pauseCycles", machine.pauseCycles());
+        m.put("logicalProcessors", machine.logicalProcessors());
+        m.put("physicalCores", machine.physicalCores());
+        m.put("frequencyGhz", machine.frequencyGhz());
+        node.put("seed", row.seed());
+        node.put("memoryModel", r.memoryModel());
+        node.put("leftTuning", r.leftTuning());
+        number(node, "leftScore", r.leftScore());
+        node.put("rightTuning", r.rightTuning());
+        number(node, "rightScore", r.rightScore());
+        number(node, "deltaPercent", r.deltaPercent());
+        published(node.putObject("published"), r.published());
+        node.put("verdict", r.verdict().name());
+        metrics(node.putObject("leftMetrics"), r.leftMetrics());
+        metrics(node.putObject("rightMetrics"), r.rightMetrics());
+        if (r.failure().isPresent()) {
+            node.put("failure", r.failure().get());
+        } else {
+            node.putNull("failure");
+        }
+    }
+
+    private static void published(ObjectNode node, Published published) {
+        node.put("direction", published.direction().name());
+        if (published.deltaPercent().isPresent()) {
+            number(node, "deltaPercent", published.deltaPercent().getAsDouble());
+        } else {
+            node.putNull("deltaPercent");
+        }
+        node.put("source", published.source());
+    }
+
+    private static void metrics(ObjectNode node, Map<String, Double> metrics) {
+        metrics.forEach((name, value) -> number(node, name, value));
+    }
+
+    private static void number(ObjectNode node, String field, double value) {
+        if (Double.isFinite(value)) {
+            node.put(field, value);
+        } else {
+            node.putNull(field);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.spinlab.reports.report;
+
+import io.spinlab.sim.experiment.Verdict;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A report as Markdown ({@code README.md} of a report directory): a summary of the verdicts,
+ * then per experiment what it compares and its tables shaped like the published ones — a row
+ * per workload, {@code Left score | Right score | Δ Score %}, the total line, the published
+ * figure beside each row and the total where one exists, and the verdict — and last how the
+ * report was produced.
+ */
+public final class MarkdownReport {
+
+    private MarkdownReport() {
+    }
+
+    /** The Markdown text of {@code data}. */
+    public static String render(ReportData data) {
+        StringBuilder md = new StringBuilder();
+        md.append("# spinlab reproduce\n\n");
+        md.append("The published before/after results re-created on simulated machines. Left is the older ")
+                .append("heuristic, right the newer; scores are operations per virtual ms, higher is better; ")
+                .append("Δ Score % = (right − left) / left × 100. A verdict compares the simulated direction with ")
+                .append("the published one (a change counts beyond ±5 %). Charts: `index.html`; every number: ")
+                .append("`data.json`, `data.csv`.\n\n");
+        summary(md, data);
+        for (ReportSection section : data.sections()) {
+            section(md, section);
+        }
+        provenance(md, data);
+        return md.toString();
+    }
+
+    private static void summary(StringBuilder md, ReportData data) {
+        md.append("| experiment | rows | agrees | disagrees | no claim | failed |\n");
+        md.append("|---|--:|--:|--:|--:|--:|\n");
+        for (ReportSection section : data.sections()) {
+            Map<Verdict, Integer> counts = section.verdictCounts();
+            md.append("| [").append(section.name()).append("](#").append(section.name()).append(") | ")
+                    .append(section.rows().size());
+            for (Verdict verdict : Verdict.values()) {
+                md.append(" | ").append(counts.getOrDefault(verdict, 0));
+            }
+            md.append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void section(StringBuilder md, ReportSection section) {
+        md.append("## ").append(section.name()).append("\n\n").append(section.description()).append("\n\n");
+        md.append("Left: `").append(section.leftTuning()).append("`; right: `").append(section.rightTuning())
+                .append("`.\n\n");
+        for (ResultTable table : section.tables()) {
+            table(md, table);
+        }
+        md.append("Verdicts: ").append(Format.verdictCounts(section.verdictCounts())).append(".\n\n");
+        for (String line : section.publishedSummary()) {
+            md.append("- published: ").append(line).append('\n');
+        }
+        if (!section.publishedSummary().isEmpty()) {
+            md.append('\n');
+        }
+        List<ReportRow> failed = section.rows().stream().filter(r -> !r.result().completed()).toList();
+        for (ReportRow row : failed) {
+            md.append("- failed: ").append(row.label()).append(" on ").append(row.result().machine()).append(": ")
+                    .append(cell(row.result().failure().orElseThrow())).append('\n');
+        }
+        if (!failed.isEmpty()) {
+            md.append('\n');
+        }
+    }
+
+    private static void table(StringBuilder md, ResultTable table) {
+        boolean perRowMachine = table.machine().isEmpty();
+        table.machine().ifPresent(m -> md.append("### ").append(m).append("\n\n"));
+        md.append(perRowMachine ? "| machine | row " : "| row ");
+        md.append("| Left score | Right score | Δ Score % | published Δ % | verdict |\n");
+        md.append(perRowMachine ? "|---|---" : "|---").append("|--:|--:|--:|--:|---|\n");
+        for (ReportRow row : table.rows()) {
+            md.append('|');
+            if (perRowMachine) {
+                md.append(' ').append(row.result().machine()).append(" |");
+            }
+            md.append(' ').append(cell(row.label())).append(" | ").append(Format.score(row.result().leftScore()))
+                    .append(" | ").append(Format.score(row.result().rightScore())).append(" | ")
+                    .append(Format.percent(row.result().deltaPercent())).append(" | ")
+                    .append(Format.published(row.result().published())).append(" | ")
+                    .append(Format.verdict(row.result().verdict())).append(" |\n");
+        }
+        Total total = table.total();
+        String mean = Format.mean(total);
+        md.append(perRowMachine ? "| **Total** | " + mean : "| **Total** (" + mean + ")").append(" | ")
+                .append(Format.totalScore(total, total.leftScore())).append(" | ")
+                .append(Format.totalScore(total, total.rightScore())).append(" | ")
+                .append(Format.percent(total.deltaPercent())).append(" | ")
+                .append(table.publishedTotal().map(Format::published).orElse("")).append(" | ")
+                .append(table.publishedTotal().isPresent() ? Format.verdict(table.totalVerdict()) : "")
+                .append(" |\n\n");
+        List<String> sources = table.sources();
+        if (!sources.isEmpty()) {
+            md.append("Published: ").append(String.join("; ", sources)).append(".\n\n");
+        }
+    }
+
+    private static void provenance(StringBuilder md, ReportData data) {
+        Provenance p = data.provenance();
+        md.append("## How this was produced\n\n");
+        md.append("- Command: `").append(p.command()).append("`\n");
+        md.append("- Seeds: ").append(seeds(data)).append('\n');
+        md.append("- Mode: ").append(data.mode()).append('\n');
+        md.append("- spinlab: ").append(p.version()).append(", commit ").append(p.commit()).append('\n');
+        md.append("- JDK: ").append(p.jdk()).append('\n');
+        md.append("- Date: ").append(p.date()).append('\n');
+        md.append("- Wall time: ").append(p.wallTimeText()).append('\n');
+    }
+
+    static String seeds(ReportData data) {
+        List<Long> seeds = data.seeds();
+        return seeds.isEmpty() ? "none" : String.join(", ", seeds.stream().map(String::valueOf).toList());
+    }
+
+    /** Text made safe for a Markdown table cell. */
+    private static String cell(String text) {
+        return text.replace("|", "\\|").replace("\n", " ");
+    }
+}

@@ -1,0 +1,71 @@
+package io.spinlab.reports.report;
+
+import io.spinlab.sim.experiment.Experiment;
+import io.spinlab.sim.experiment.ExperimentRow;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * Everything a report shows: the experiments that ran, with every row, and how they were
+ * produced. {@link ReportWriter} writes it as Markdown, HTML, JSON and CSV.
+ *
+ * <pre>{@code
+ * Map<Experiment, List<ExperimentRow>> results = ...; // Experiment.run for each experiment
+ * ReportData data = ReportData.of(results, Provenance.capture(args, wallTime, Clock.systemUTC()));
+ * ReportWriter.write(Path.of("spinlab-report"), data);
+ * }</pre>
+ *
+ * <p>Immutable.
+ *
+ * @param sections   one per experiment, in run order
+ * @param provenance how the report was produced
+ */
+public record ReportData(List<ReportSection> sections, Provenance provenance) {
+
+    public ReportData {
+        sections = List.copyOf(sections);
+        Objects.requireNonNull(provenance, "provenance");
+    }
+
+    /**
+     * The report of experiments that ran: each experiment with the rows its {@link Experiment#run}
+     * returned, in the map's order.
+     *
+     * @throws IllegalArgumentException if some rows do not match their experiment's plan
+     */
+    public static ReportData of(Map<Experiment, List<ExperimentRow>> results, Provenance provenance) {
+        List<ReportSection> sections = new ArrayList<>();
+        results.forEach((experiment, rows) -> sections.add(ReportSection.of(experiment, rows)));
+        return new ReportData(sections, provenance);
+    }
+
+    /** Every row of every section, in report order. */
+    public Stream<ReportRow> rows() {
+        return sections.stream().flatMap(s -> s.rows().stream());
+    }
+
+    /** The distinct seeds of the rows, ascending. */
+    public List<Long> seeds() {
+        return rows().map(ReportRow::seed).distinct().sorted().toList();
+    }
+
+    /**
+     * Which simulator mode produced the rows, in words: the memory model off (only Platform
+     * calls cost time), on, or both.
+     */
+    public String mode() {
+        boolean on = rows().anyMatch(r -> r.result().memoryModel());
+        boolean off = rows().anyMatch(r -> !r.result().memoryModel());
+        if (on && off) {
+            return "mixed: some rows with the memory model on, some with it off";
+        }
+        if (on) {
+            return "memory model on (every volatile and VarHandle access of the primitives costs time)";
+        }
+        return "memory model off (Platform calls only)";
+    }
+}
