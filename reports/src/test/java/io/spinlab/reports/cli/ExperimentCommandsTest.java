@@ -108,6 +108,14 @@ class ExperimentCommandsTest {
     }
 
     @Test
+    void reproduceShouldSayInTheReportWhenTheMemoryModelWasOn(@TempDir Path dir) throws Exception {
+        assertThat(run("reproduce", "monitor-convoy", "--quick", "--memory-model", "--quiet", "--out", dir.toString()))
+                .isZero();
+        assertThat(Files.readString(dir.resolve("README.md"))).contains("memory model on");
+        assertThat(Files.readString(dir.resolve("data.json"))).contains("\"memoryModel\" : true");
+    }
+
+    @Test
     void reproduceShouldRejectAnUnknownExperiment() {
         assertThat(run("reproduce", "nope")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown experiment 'nope'").contains("mres-proc-scaling");
