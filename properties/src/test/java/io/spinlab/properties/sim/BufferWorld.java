@@ -3,6 +3,7 @@ package io.spinlab.properties.sim;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Knob;
 import io.spinlab.model.tuning.ReservationPolicy;
+import io.spinlab.sim.engine.Faults;
 
 import java.util.SplittableRandom;
 
@@ -12,6 +13,7 @@ import java.util.SplittableRandom;
  * write, the manager's sizes, and how fast the reader drains. Plain values only, so that it
  * crosses into the guest class loader unchanged.
  *
+ * @param faults                   what the simulator injects: spurious and delayed wake-ups, preemption, jitter
  * @param writers                  writer threads, each with its own EventWriter
  * @param eventsPerWriter          write attempts per writer
  * @param maxPayloadBytes          payloads are 8..this bytes (fewer if this is below 8)
@@ -25,6 +27,7 @@ import java.util.SplittableRandom;
  * @param plant                    a deliberate bug in the test's reader, to show the check can fail
  */
 public record BufferWorld(ReservationPolicy reservation, MachineProfile machine, boolean memoryModel, long seed,
+                          Faults faults,
                           int writers, int eventsPerWriter, int maxPayloadBytes, int oversizedOneIn,
                           int writerPauses, int baseBufferBytes, int maxBufferBytes, long limitBytes,
                           long sequencePointBudgetBytes, long readerIntervalNanos, Plant plant) {
@@ -64,7 +67,7 @@ public record BufferWorld(ReservationPolicy reservation, MachineProfile machine,
 
     /** The world with another plant. */
     public BufferWorld withPlant(Plant newPlant) {
-        return new BufferWorld(reservation, machine, memoryModel, seed, writers, eventsPerWriter, maxPayloadBytes,
+        return new BufferWorld(reservation, machine, memoryModel, seed, faults, writers, eventsPerWriter, maxPayloadBytes,
                 oversizedOneIn, writerPauses, baseBufferBytes, maxBufferBytes, limitBytes, sequencePointBudgetBytes,
                 readerIntervalNanos, newPlant);
     }
@@ -72,7 +75,8 @@ public record BufferWorld(ReservationPolicy reservation, MachineProfile machine,
     @Override
     public String toString() {
         return Knob.RESERVATION.knobName() + "=" + Knob.nameOf(reservation) + " machine=" + machine.name()
-                + " memory=" + (memoryModel ? "on" : "off") + " seed=" + seed + " writers=" + writers
+                + " memory=" + (memoryModel ? "on" : "off") + " seed=" + seed + " faults=" + faults.describe()
+                + " writers=" + writers
                 + " events=" + eventsPerWriter + " payload<=" + maxPayloadBytes
                 + (oversizedOneIn > 0 ? " oversized=1/" + oversizedOneIn : "") + " writerPauses=" + writerPauses
                 + " buffers=" + baseBufferBytes + ".." + maxBufferBytes + " limit=" + limitBytes

@@ -9,6 +9,7 @@ import io.spinlab.properties.engine.Gens;
 import io.spinlab.properties.engine.Property;
 import io.spinlab.properties.engine.PropertyFailure;
 import io.spinlab.properties.sim.guest.BufferManagerScenario;
+import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * No event lost, none duplicated, in the simulator: for generated worlds — reservation policy,
- * machine (PAUSE cost, processors), memory model on or off, writers, event counts and sizes
+ * machine (PAUSE cost, processors), memory model on or off, injected faults, writers, event counts and sizes
  * (some oversized), buffer sizes and limits, sequence-point budgets, writer and reader speeds —
  * the buffer manager keeps its stream promise, per writer:
  * <ul>
@@ -49,6 +50,7 @@ class NoEventLostProperties {
             MachineProfile m = machine.generate(source);
             boolean memory = memoryModel.generate(source);
             long seed = Gens.longs(0, 1_000_000).generate(source);
+            Faults faults = SimGens.faults().generate(source);
             int writers = Gens.integers(1, 6).generate(source);
             int events = Gens.integers(1, 300).generate(source);
             int base = Gens.choose(128, 256, 512, 1024).generate(source);
@@ -59,13 +61,13 @@ class NoEventLostProperties {
             int writerPauses = Gens.choose(0, 10, 200, 2_000).generate(source);
             long sequencePointBudget = Gens.choose(1L << 20, 4096L, 256L).generate(source);
             long readerInterval = Gens.choose(0L, 1_000L, 50_000L, 1_000_000L).generate(source);
-            return new BufferWorld(policy, m, memory, seed, writers, events, maxPayload, oversizedOneIn, writerPauses,
+            return new BufferWorld(policy, m, memory, seed, faults, writers, events, maxPayload, oversizedOneIn, writerPauses,
                     base, max, limit, sequencePointBudget, readerInterval, BufferWorld.Plant.NONE);
         };
     }
 
     static ScenarioRunner.Run<BufferObservation> simulate(BufferWorld world) {
-        Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed())
+        Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
                 .memoryModel(world.memoryModel());
         return ScenarioRunner.simulate(BufferManagerScenario.class, world, Tuning.current(), simulation,
                 "scenario=" + BufferManagerScenario.class.getSimpleName() + "(" + world + ")");
