@@ -257,7 +257,8 @@ public final class SpinLock {
             } else {
                 platform.yieldThread();
             }
-            if (yieldsSoFar % TIMEOUT_CHECK_FREQUENCY == 0 && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+            if (yieldsSoFar % TIMEOUT_CHECK_FREQUENCY == 0
+                    && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
                 decrementWaiters();
                 return false;
             }

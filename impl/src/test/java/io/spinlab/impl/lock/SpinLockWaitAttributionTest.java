@@ -64,7 +64,8 @@ class SpinLockWaitAttributionTest {
         waiter.join(TimeUnit.SECONDS.toMillis(10));
 
         assertThat(waiter.isAlive()).isFalse();
-        assertThat(platform.calls).containsExactly(new Call("begin", owner, "waiter"), new Call("end", owner, "waiter"));
+        assertThat(platform.calls).containsExactly(new Call("begin", owner, "waiter"),
+                new Call("end", owner, "waiter"));
     }
 
     @ParameterizedTest(name = "tracking={0}")

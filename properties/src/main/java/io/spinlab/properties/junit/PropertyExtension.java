@@ -71,8 +71,8 @@ public final class PropertyExtension implements InvocationInterceptor, Parameter
                 .maxShrinkTime(Duration.ofMillis(config.maxShrinkMillis()))
                 .maxShrinkAttempts(config.maxShrinkAttempts());
         if (config.tries() < 0) {
-            throw new IllegalArgumentException("@PropertyTest(tries = " + config.tries() + ") is out of range; allowed 0 "
-                    + "(the build's) or more");
+            throw new IllegalArgumentException("@PropertyTest(tries = " + config.tries()
+                    + ") is out of range; allowed 0 (the build's) or more");
         }
         if (config.tries() > 0) {
             property.tries(config.tries());

@@ -31,4 +31,15 @@ public record BufferObservation(int[][] outcomes, int[][] readOrder, BitSet[] ga
     public static final int DROPPED = 1;
     public static final int DROPPED_OVERSIZED = 2;
     public static final int STOPPED = 3;
+
+    /** The outcome's name, for reports. */
+    public static String outcomeName(int outcome) {
+        return switch (outcome) {
+            case WRITTEN -> "WRITTEN";
+            case DROPPED -> "DROPPED";
+            case DROPPED_OVERSIZED -> "DROPPED_OVERSIZED";
+            case STOPPED -> "STOPPED";
+            default -> "unknown outcome " + outcome;
+        };
+    }
 }

@@ -67,9 +67,9 @@ public record BufferWorld(ReservationPolicy reservation, MachineProfile machine,
 
     /** The world with another plant. */
     public BufferWorld withPlant(Plant newPlant) {
-        return new BufferWorld(reservation, machine, memoryModel, seed, faults, writers, eventsPerWriter, maxPayloadBytes,
-                oversizedOneIn, writerPauses, baseBufferBytes, maxBufferBytes, limitBytes, sequencePointBudgetBytes,
-                readerIntervalNanos, newPlant);
+        return new BufferWorld(reservation, machine, memoryModel, seed, faults, writers, eventsPerWriter,
+                maxPayloadBytes, oversizedOneIn, writerPauses, baseBufferBytes, maxBufferBytes, limitBytes,
+                sequencePointBudgetBytes, readerIntervalNanos, newPlant);
     }
 
     @Override

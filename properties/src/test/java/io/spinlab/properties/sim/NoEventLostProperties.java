@@ -61,8 +61,8 @@ class NoEventLostProperties {
             int writerPauses = Gens.choose(0, 10, 200, 2_000).generate(source);
             long sequencePointBudget = Gens.choose(1L << 20, 4096L, 256L).generate(source);
             long readerInterval = Gens.choose(0L, 1_000L, 50_000L, 1_000_000L).generate(source);
-            return new BufferWorld(policy, m, memory, seed, faults, writers, events, maxPayload, oversizedOneIn, writerPauses,
-                    base, max, limit, sequencePointBudget, readerInterval, BufferWorld.Plant.NONE);
+            return new BufferWorld(policy, m, memory, seed, faults, writers, events, maxPayload, oversizedOneIn,
+                    writerPauses, base, max, limit, sequencePointBudget, readerInterval, BufferWorld.Plant.NONE);
         };
     }
 
@@ -94,8 +94,8 @@ class NoEventLostProperties {
                 switch (outcomes[sequence]) {
                     case BufferObservation.WRITTEN -> writtenSet.set(sequence);
                     case BufferObservation.DROPPED, BufferObservation.DROPPED_OVERSIZED -> droppedSet.set(sequence);
-                    default -> problems.add("w" + w + "#" + sequence + " was neither written nor dropped (outcome "
-                            + outcomes[sequence] + ")");
+                    default -> problems.add("w" + w + "#" + sequence + " was neither written nor dropped: "
+                            + BufferObservation.outcomeName(outcomes[sequence]));
                 }
             }
             written += writtenSet.cardinality();

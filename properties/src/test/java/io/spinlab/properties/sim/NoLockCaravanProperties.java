@@ -90,7 +90,8 @@ class NoLockCaravanProperties {
         for (int w = 0; w < seen.outcomes().length; w++) {
             for (int outcome : seen.outcomes()[w]) {
                 if (outcome != BufferObservation.DROPPED) {
-                    problems.add("failing writer " + w + " got outcome " + outcome + " instead of DROPPED");
+                    problems.add("failing writer " + w + " got " + BufferObservation.outcomeName(outcome)
+                            + " instead of DROPPED");
                     break;
                 }
             }

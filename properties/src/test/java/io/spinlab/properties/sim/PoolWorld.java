@@ -96,8 +96,8 @@ public record PoolWorld(MachineProfile machine, boolean memoryModel, long seed, 
             numbered.add(List.copyOf(copy));
         }
         return new PoolWorld(machine, memoryModel, seed, faults, globalQueue, perItemRequests, minWorkers, maxWorkers,
-                idleTimeoutNanos, gateIntervalNanos, List.copyOf(numbered), shutdownBy, shutdownAfter, shutdownDelayNanos, shutdownNow,
-                plant);
+                idleTimeoutNanos, gateIntervalNanos, List.copyOf(numbered), shutdownBy, shutdownAfter,
+                shutdownDelayNanos, shutdownNow, plant);
     }
 
     /** How many items the world holds, nested ones included. */
@@ -115,15 +115,17 @@ public record PoolWorld(MachineProfile machine, boolean memoryModel, long seed, 
     /** The world with another plant. */
     public PoolWorld withPlant(Plant newPlant) {
         return new PoolWorld(machine, memoryModel, seed, faults, globalQueue, perItemRequests, minWorkers, maxWorkers,
-                idleTimeoutNanos, gateIntervalNanos, submitters, shutdownBy, shutdownAfter, shutdownDelayNanos, shutdownNow, newPlant);
+                idleTimeoutNanos, gateIntervalNanos, submitters, shutdownBy, shutdownAfter, shutdownDelayNanos,
+                shutdownNow, newPlant);
     }
 
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder();
         text.append("machine=").append(machine.name()).append(" memory=").append(memoryModel ? "on" : "off")
-                .append(" seed=").append(seed).append(" faults=").append(faults.describe()).append(' ').append(Knob.GLOBAL_QUEUE.knobName()).append('=')
-                .append(Knob.nameOf(globalQueue)).append(" requests=").append(perItemRequests ? "per-item" : "cascading")
+                .append(" seed=").append(seed).append(" faults=").append(faults.describe()).append(' ')
+                .append(Knob.GLOBAL_QUEUE.knobName()).append('=').append(Knob.nameOf(globalQueue))
+                .append(" requests=").append(perItemRequests ? "per-item" : "cascading")
                 .append(" workers=").append(minWorkers).append("..").append(maxWorkers).append(" idleTimeout=")
                 .append(idleTimeoutNanos).append("ns gate=").append(gateIntervalNanos).append("ns shutdown")
                 .append(shutdownNow ? "Now" : "").append(shutdownBy < 0 ? " at the end"

@@ -20,11 +20,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * The thread pool runs every item exactly once, in the simulator, under generated schedules:
- * machines, memory model on or off, injected faults (spurious and delayed wake-ups, preemption), global queue and thread-request policy, worker bounds, idle
- * timeouts and starvation checks short enough to fire, external submitters, items that submit
- * more work from inside (to their worker's local queue, where others steal it, or to the global
- * queue) and that may throw, and a shutdown or shutdownNow at a generated point. Per the pool's
- * documented semantics:
+ * machines, memory model on or off, injected faults (spurious and delayed wake-ups,
+ * preemption), global queue and thread-request policy, worker bounds, idle timeouts and
+ * starvation checks short enough to fire, external submitters, items that submit more work from
+ * inside (to their worker's local queue, where others steal it, or to the global queue) and that
+ * may throw, and a shutdown or shutdownNow at a generated point, after which the controller may
+ * let nested work finish. Per the pool's documented semantics:
  * <ul>
  *   <li>an accepted item runs exactly once, or is returned by {@code shutdownNow()} exactly once
  *       instead; a rejected or never-submitted item never runs;</li>
