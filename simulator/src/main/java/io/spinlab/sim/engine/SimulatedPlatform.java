@@ -25,8 +25,8 @@ import java.util.Objects;
  * </ul>
  *
  * <p>Every call except {@link #processorCount()}, {@link #nextRandom}, {@link #nowPicos()},
- * {@link #machine()} and the spin-wait attribution is a scheduling point: it hands control to the engine, which charges the
- * call's cost and lets any thread whose next event is earlier run first. Calls are allowed
+ * {@link #machine()} and the spin-wait attribution is a scheduling point: it hands control to the
+ * engine, which charges the call's cost and lets any thread whose next event is earlier run first. Calls are allowed
  * only from threads of this simulation while it runs ({@link IllegalStateException}
  * otherwise), except {@link #startThread} before the run, which adds an initial thread.
  */
