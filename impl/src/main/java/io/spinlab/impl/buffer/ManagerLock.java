@@ -32,7 +32,8 @@ final class ManagerLock extends ManagerLockPad2 {
     private final SpinLock lock;
 
     ManagerLock(SpinContext context) {
-        this.lock = new SpinLock(context, false);
+        // Waiting for the lock is attributed to this object: metrics name it ManagerLock.
+        this.lock = new SpinLock(context, false, this);
     }
 
     void enter() {

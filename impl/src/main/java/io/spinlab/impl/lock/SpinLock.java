@@ -41,6 +41,11 @@ public final class SpinLock {
      *
      * Invariants: a waiter that acquires removes itself from the count in the same CAS, unless
      * the count is already 0 (a concurrent exit(false) plain store may have lost an increment).
+     *
+     * Metrics: a contended acquisition is bracketed by Platform.beginSpinWait/endSpinWait with
+     * `blocker` (in anonymous mode from the waiter registration to the acquisition or timeout),
+     * so a simulator can count the threads waiting on this lock over time. Free on hardware
+     * (an empty default method) and only on the slow path.
      */
 
     static final int ID_DISABLED = 0x8000_0000;
@@ -59,6 +64,7 @@ public final class SpinLock {
 
     private final SpinContext context;
     private final boolean spinningFactor;
+    private final Object blocker;
     private volatile int owner;
     private volatile Thread ownerThread;
 
@@ -71,8 +77,19 @@ public final class SpinLock {
      * @param trackOwner true for thread-tracking mode, false for anonymous mode
      */
     public SpinLock(SpinContext context, boolean trackOwner) {
+        this(context, trackOwner, null);
+    }
+
+    /**
+     * @param trackOwner true for thread-tracking mode, false for anonymous mode
+     * @param blocker    what a contended acquisition is reported waiting for
+     *                   ({@link Platform#beginSpinWait}): the object that owns this lock, so that
+     *                   metrics name it; null for this lock itself
+     */
+    public SpinLock(SpinContext context, boolean trackOwner, Object blocker) {
         this.context = context;
         this.spinningFactor = context.tuning().spinLock() == SpinLockPolicy.SPINNING_FACTOR;
+        this.blocker = blocker != null ? blocker : this;
         this.owner = trackOwner ? 0 : ID_DISABLED;
     }
 
@@ -141,16 +158,29 @@ public final class SpinLock {
         Thread me = Thread.currentThread();
         long start = timeoutNanos > 0 ? platform.nanoTime() : 0L;
         SpinWait spinner = new SpinWait(context);
-        for (;;) {
-            // LP: acquisition in tracking mode.
-            if (ownerThread == null && OWNER_THREAD.compareAndSet(this, null, me)) {
-                return true;
-            }
-            spinner.spinOnce();
-            if (spinner.nextSpinWillYield() && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
-                return false;
-            }
+        if (tryAcquireTracking(me)) {
+            return true;
         }
+        // Waiting from the first failed attempt to the acquisition (or timeout).
+        platform.beginSpinWait(blocker);
+        try {
+            for (;;) {
+                spinner.spinOnce();
+                if (spinner.nextSpinWillYield() && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+                    return false;
+                }
+                if (tryAcquireTracking(me)) {
+                    return true;
+                }
+            }
+        } finally {
+            platform.endSpinWait(blocker);
+        }
+    }
+
+    private boolean tryAcquireTracking(Thread me) {
+        // LP: acquisition in tracking mode.
+        return ownerThread == null && OWNER_THREAD.compareAndSet(this, null, me);
     }
 
     private boolean enterSpinWait(long timeoutNanos, boolean interruptible) throws InterruptedException {
@@ -160,16 +190,23 @@ public final class SpinLock {
         if (turn < 0) {
             return true;
         }
-        SpinWait spinner = new SpinWait(context, turn > context.processorCount() ? SpinWait.YIELD_THRESHOLD : 0);
-        for (;;) {
-            spinner.spinOnce(SLEEP_ONE_FREQUENCY);
-            if (tryAcquireAsWaiter()) {
-                return true;
+        // Waiting from the registration to the acquisition (or timeout): what waiterCount() counts.
+        platform.beginSpinWait(blocker);
+        try {
+            SpinWait spinner = new SpinWait(context, turn > context.processorCount() ? SpinWait.YIELD_THRESHOLD : 0);
+            for (;;) {
+                spinner.spinOnce(SLEEP_ONE_FREQUENCY);
+                if (tryAcquireAsWaiter()) {
+                    return true;
+                }
+                if (spinner.count() % TIMEOUT_CHECK_FREQUENCY == 0
+                        && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+                    decrementWaiters();
+                    return false;
+                }
             }
-            if (spinner.count() % TIMEOUT_CHECK_FREQUENCY == 0 && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
-                decrementWaiters();
-                return false;
-            }
+        } finally {
+            platform.endSpinWait(blocker);
         }
     }
 
@@ -180,6 +217,16 @@ public final class SpinLock {
         if (turn < 0) {
             return true;
         }
+        platform.beginSpinWait(blocker);
+        try {
+            return spinningFactorLoop(platform, start, timeoutNanos, interruptible, turn);
+        } finally {
+            platform.endSpinWait(blocker);
+        }
+    }
+
+    private boolean spinningFactorLoop(Platform platform, long start, long timeoutNanos, boolean interruptible,
+            int turn) throws InterruptedException {
         int processors = context.processorCount();
         if (turn < processors) {
             context.beginSpinLoop();
@@ -210,7 +257,8 @@ public final class SpinLock {
             } else {
                 platform.yieldThread();
             }
-            if (yieldsSoFar % TIMEOUT_CHECK_FREQUENCY == 0 && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+            if (yieldsSoFar % TIMEOUT_CHECK_FREQUENCY == 0
+                    && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
                 decrementWaiters();
                 return false;
             }

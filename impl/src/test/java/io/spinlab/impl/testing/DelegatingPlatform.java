@@ -43,6 +43,16 @@ public class DelegatingPlatform implements Platform {
     }
 
     @Override
+    public void beginSpinWait(Object blocker) {
+        delegate.beginSpinWait(blocker);
+    }
+
+    @Override
+    public void endSpinWait(Object blocker) {
+        delegate.endSpinWait(blocker);
+    }
+
+    @Override
     public void unpark(Thread thread) {
         delegate.unpark(thread);
     }

@@ -14,6 +14,8 @@ package io.spinlab.model.platform;
  *   <li>An {@link #unpark} that precedes the matching {@link #park} makes that park return
  *       immediately (a permit, as {@code LockSupport}).</li>
  *   <li>The blocker passed to park is what traces and deadlock reports show as the thing waited on.</li>
+ *   <li>{@link #beginSpinWait}/{@link #endSpinWait} attribute waiting without parking the same
+ *       way; they are facts for metrics only and change nothing else.</li>
  *   <li>{@link #nextRandom} is the only source of randomness a primitive may use for decisions
  *       (back-off jitter), so that a simulated run is reproducible from its seed.</li>
  * </ul>
@@ -51,6 +53,22 @@ public interface Platform {
      * returns at once.
      */
     void parkNanos(Object blocker, long nanos);
+
+    /**
+     * The calling thread begins waiting for {@code blocker} without parking: it will spin, yield
+     * or sleep until it can proceed (a contended spin lock). Paired with {@link #endSpinWait} on
+     * the same thread; such waits do not nest. Like the blocker of {@link #park}, this is for
+     * metrics and traces only: it costs nothing and is not a scheduling point, and a platform
+     * that keeps no such metrics ignores it (the default, and the hardware's).
+     *
+     * @param blocker the object being waited for, as it would be passed to {@link #park}
+     */
+    default void beginSpinWait(Object blocker) {
+    }
+
+    /** The calling thread's wait begun by {@link #beginSpinWait} with {@code blocker} is over. */
+    default void endSpinWait(Object blocker) {
+    }
 
     /** Makes {@code thread}'s current or next park return; null is ignored. */
     void unpark(Thread thread);

@@ -19,9 +19,12 @@ import java.util.function.Predicate;
  * <p>Each try draws a fresh example from its own seed; the first try's seed is the run's seed, so
  * a failure's seed replays exactly the failing example. A failure is shrunk (see
  * {@link Shrinker}) and reported as a {@link PropertyFailure} naming the seed, the minimal and the
- * original example, the shrink steps, and how to replay. System properties override the code:
- * {@code spinlab.seed} (run seed), {@code spinlab.replay} (one choice sequence, e.g. {@code c:3,0}),
- * {@code spinlab.property.tries}.
+ * original example, the shrink steps, and how to replay. System properties apply where the code
+ * sets nothing: {@code spinlab.seed} (run seed), {@code spinlab.replay} (one choice sequence, e.g.
+ * {@code c:3,0}), {@code spinlab.property.tries}.
+ *
+ * <p>The same from an annotation: {@link io.spinlab.properties.junit.PropertyTest} on a method
+ * that draws its example from a {@link Draws}.
  *
  * @param <T> the type of examples
  */

@@ -1,8 +1,8 @@
 package io.spinlab.properties.sim;
 
-import io.spinlab.properties.engine.Property;
+import io.spinlab.properties.engine.Draws;
+import io.spinlab.properties.junit.PropertyTest;
 import io.spinlab.sim.engine.SimulationResult;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,14 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class NoLostWakeupProperties {
 
-    @Test
-    void everyRunShouldCompleteUnderGeneratedFaults() {
-        Property.forAll(DeterminismProperties.worlds()).named("no lost wake-up under faults")
-                .tries(DeterminismProperties.triesFromBuild())
-                .describedBy(Object::toString)
-                .run(world -> {
-                    SimulationResult result = DeterminismProperties.simulate(world);
-                    assertThat(result.completed()).as("%s%n%s", world, result.report()).isTrue();
-                });
+    @PropertyTest(name = "no lost wake-up under faults")
+    void everyRunShouldCompleteUnderGeneratedFaults(Draws draws) {
+        DeterminismProperties.World world = draws.draw("world", DeterminismProperties.worlds());
+        SimulationResult result = DeterminismProperties.simulate(world);
+        assertThat(result.completed()).as("%s%n%s", world, result.report()).isTrue();
     }
 }

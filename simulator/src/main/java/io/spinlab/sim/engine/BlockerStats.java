@@ -11,6 +11,10 @@ final class BlockerStats {
     long totalWaitPicos;
     int waiters;
     int maxWaiters;
+    long spinWaits;
+    long totalSpinWaitPicos;
+    int spinWaiters;
+    int maxSpinWaiters;
 
     BlockerStats(int id, String name, Object blocker) {
         this.id = id;
@@ -31,7 +35,22 @@ final class BlockerStats {
         totalWaitPicos += waitedPicos;
     }
 
-    BlockerMetrics metrics() {
-        return new BlockerMetrics(name, waits, totalWaitPicos, maxWaiters);
+    void spinWaitBegan() {
+        spinWaits++;
+        spinWaiters++;
+        if (spinWaiters > maxSpinWaiters) {
+            maxSpinWaiters = spinWaiters;
+        }
+    }
+
+    void spinWaitEnded(long waitedPicos) {
+        spinWaiters--;
+        totalSpinWaitPicos += waitedPicos;
+    }
+
+    /** The totals, counting {@code openSpinWaitPicos} of spin waits still in progress. */
+    BlockerMetrics metrics(long openSpinWaitPicos) {
+        return new BlockerMetrics(name, waits, totalWaitPicos, maxWaiters, spinWaits,
+                totalSpinWaitPicos + openSpinWaitPicos, maxSpinWaiters);
     }
 }

@@ -220,6 +220,54 @@ final class Engine {
         return child;
     }
 
+    /**
+     * {@code Platform.beginSpinWait}: bookkeeping at the current instant, not a scheduling point
+     * and not in the digest (it changes no decision).
+     */
+    void beginSpinWait(Object blocker) {
+        SimThread me = current;
+        if (me == null || me.thread != Thread.currentThread()) {
+            throw notInSimulation();
+        }
+        if (killing) {
+            return;
+        }
+        if (me.spinBlockerId >= 0) {
+            throw new IllegalStateException("'" + me.name + "' began a spin wait on " + blockerStats(blocker).name
+                    + " inside its spin wait on " + blockerOrder.get(me.spinBlockerId).name
+                    + ": spin waits do not nest");
+        }
+        BlockerStats stats = blockerStats(blocker);
+        stats.spinWaitBegan();
+        me.spinBlockerId = stats.id;
+        me.spinSince = now;
+    }
+
+    /** {@code Platform.endSpinWait}: as {@link #beginSpinWait}. */
+    void endSpinWait(Object blocker) {
+        SimThread me = current;
+        if (me == null || me.thread != Thread.currentThread()) {
+            if (killing) {
+                return; // a thread unwinding at the end of an aborted run
+            }
+            throw notInSimulation();
+        }
+        if (me.spinBlockerId < 0) {
+            if (killing) {
+                return;
+            }
+            throw new IllegalStateException("'" + me.name + "' ended a spin wait on " + blockerStats(blocker).name
+                    + " that it had not begun");
+        }
+        BlockerStats stats = blockerOrder.get(me.spinBlockerId);
+        if (stats.blocker != (blocker == null ? NullBlocker.INSTANCE : blocker)) {
+            throw new IllegalStateException("'" + me.name + "' ended a spin wait on " + blockerStats(blocker).name
+                    + " while spin-waiting on " + stats.name);
+        }
+        stats.spinWaitEnded(now - me.spinSince);
+        me.spinBlockerId = -1;
+    }
+
     /** True when the caller is the simulated thread that runs now. */
     boolean onSimulatedThread() {
         SimThread me = current;
@@ -845,6 +893,10 @@ final class Engine {
                         .append(") since ").append(Picos.format(t.stateSince));
             }
         }
+        if (t.spinBlockerId >= 0) {
+            line.append(", spin-waiting on ").append(blockerOrder.get(t.spinBlockerId).name).append(" since ")
+                    .append(Picos.format(t.spinSince));
+        }
         if (t == blockedOutside) {
             line.append(", blocked outside the Platform");
         }
@@ -881,10 +933,16 @@ final class Engine {
         for (Processor p : scheduler.processors()) {
             processorMetrics.add(new ProcessorMetrics(p.index(), p.busyPicos(), p.switchPicos(), now));
         }
+        long[] openSpinWaitPicos = new long[blockerOrder.size()];
+        for (SimThread t : threads) {
+            if (t.spinBlockerId >= 0 && t.state != ThreadState.DONE) {
+                openSpinWaitPicos[t.spinBlockerId] += now - t.spinSince;
+            }
+        }
         List<BlockerMetrics> blockerMetrics = new ArrayList<>();
         List<String> blockerNames = new ArrayList<>();
         for (BlockerStats b : blockerOrder) {
-            blockerMetrics.add(b.metrics());
+            blockerMetrics.add(b.metrics(openSpinWaitPicos[b.id]));
             blockerNames.add(b.name);
         }
         RunMetrics metrics = new RunMetrics(now, steps, threadMetrics, processorMetrics, blockerMetrics);

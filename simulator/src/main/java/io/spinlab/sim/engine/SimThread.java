@@ -74,6 +74,9 @@ final class SimThread implements Executor {
     Object blocker;
     int blockerId = -1;
     long blockedSince;
+    /** The blocker of the spin wait in progress (Platform.beginSpinWait), or -1. */
+    int spinBlockerId = -1;
+    long spinSince;
     long pendingWakeTime = Long.MAX_VALUE;
     long wakeToken;
     int wakeCause;

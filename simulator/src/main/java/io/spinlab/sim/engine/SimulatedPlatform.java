@@ -20,11 +20,13 @@ import java.util.Objects;
  *       {@code sleep(n)} rounds n up to the machine's timer granularity.</li>
  *   <li>{@link #startThread} creates a simulated thread; {@link #nextRandom} draws from the
  *       run's seeded generator.</li>
+ *   <li>{@link #beginSpinWait}/{@link #endSpinWait} count the thread as waiting on a blocker
+ *       without parking (spin waits, maxima and time in {@code BlockerMetrics}).</li>
  * </ul>
  *
- * <p>Every call except {@link #processorCount()}, {@link #nextRandom}, {@link #nowPicos()} and
- * {@link #machine()} is a scheduling point: it hands control to the engine, which charges the
- * call's cost and lets any thread whose next event is earlier run first. Calls are allowed
+ * <p>Every call except {@link #processorCount()}, {@link #nextRandom}, {@link #nowPicos()},
+ * {@link #machine()} and the spin-wait attribution is a scheduling point: it hands control to the
+ * engine, which charges the call's cost and lets any thread whose next event is earlier run first. Calls are allowed
  * only from threads of this simulation while it runs ({@link IllegalStateException}
  * otherwise), except {@link #startThread} before the run, which adds an initial thread.
  */
@@ -106,6 +108,17 @@ public final class SimulatedPlatform implements Platform {
         if (nanos > 0) {
             engine.call(SimThread.REQ_PARK, nanos, blocker);
         }
+    }
+
+    /** Counts the calling thread as spin-waiting on {@code blocker} from now on; free, not a scheduling point. */
+    @Override
+    public void beginSpinWait(Object blocker) {
+        engine.beginSpinWait(blocker);
+    }
+
+    @Override
+    public void endSpinWait(Object blocker) {
+        engine.endSpinWait(blocker);
     }
 
     @Override

@@ -44,6 +44,14 @@ public record RunMetrics(long elapsedPicos, long steps, List<ThreadMetrics> thre
                 + blockers.stream().map(BlockerMetrics::name).toList());
     }
 
+    /**
+     * The mean number of threads spin-waiting on blocker {@code name} over the whole run: their
+     * summed waiting time divided by the run's elapsed time; 0 for a blocker never spin-waited on.
+     */
+    public double meanSpinWaiters(String name) {
+        return elapsedPicos == 0 ? 0 : (double) blocker(name).totalSpinWaitPicos() / elapsedPicos;
+    }
+
     /** Picoseconds in {@code activity} summed over all threads. */
     public long totalPicos(Activity activity) {
         return threads.stream().mapToLong(t -> t.picos(activity)).sum();
@@ -82,8 +90,13 @@ public record RunMetrics(long elapsedPicos, long steps, List<ThreadMetrics> thre
                     100 * p.utilization(), Picos.format(p.switchPicos())));
         }
         for (BlockerMetrics b : blockers) {
-            out.append(String.format(Locale.ROOT, "blocker %-28s waits %8d, waited %s, max waiters %d%n", b.name(),
+            out.append(String.format(Locale.ROOT, "blocker %-28s waits %8d, waited %s, max waiters %d", b.name(),
                     b.waits(), Picos.format(b.totalWaitPicos()), b.maxWaiters()));
+            if (b.spinWaits() > 0) {
+                out.append(String.format(Locale.ROOT, "; spin waits %d, spun %s, max spinners %d", b.spinWaits(),
+                        Picos.format(b.totalSpinWaitPicos()), b.maxSpinWaiters()));
+            }
+            out.append(System.lineSeparator());
         }
         return out.toString();
     }

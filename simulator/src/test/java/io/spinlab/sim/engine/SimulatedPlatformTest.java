@@ -385,6 +385,77 @@ class SimulatedPlatformTest {
     }
 
     @Test
+    void shouldCountSpinWaitersAndTheirTimeWhenThreadsWaitWithoutParking() {
+        Simulation sim = sim(round(4));
+        SimulatedPlatform platform = sim.platform();
+        Object lock = new Object();
+        for (int i = 0; i < 3; i++) {
+            int pauses = 1_000 * (i + 1); // 100, 200, 300 µs of waiting, all from t = 0
+            sim.startThread("spinner-" + i, () -> {
+                platform.beginSpinWait(lock);
+                platform.pause(pauses);
+                platform.endSpinWait(lock);
+                platform.pause(1_000);
+            });
+        }
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        var blocker = result.metrics().blocker("Object#0");
+        assertThat(blocker.spinWaits()).isEqualTo(3);
+        assertThat(blocker.maxSpinWaiters()).isEqualTo(3);
+        assertThat(blocker.totalSpinWaitPicos()).isEqualTo(600 * US);
+        assertThat(blocker.waits()).as("parks").isZero();
+        // 600 µs of waiting over a 400 µs run: 1.5 waiters on average.
+        assertThat(result.endPicos()).isEqualTo(400 * US);
+        assertThat(result.metrics().meanSpinWaiters("Object#0")).isEqualTo(1.5);
+        assertThat(result.metrics().table()).contains("spin waits 3", "max spinners 3");
+    }
+
+    @Test
+    void shouldNotChangeTheScheduleWhenThreadsReportSpinWaits() {
+        Object lock = new Object();
+        String[] digests = new String[2];
+        for (int run = 0; run < 2; run++) {
+            boolean report = run == 1;
+            Simulation sim = sim(round(1));
+            SimulatedPlatform platform = sim.platform();
+            for (int i = 0; i < 2; i++) {
+                sim.startThread("t" + i, () -> {
+                    if (report) {
+                        platform.beginSpinWait(lock);
+                    }
+                    platform.yieldThread();
+                    platform.pause(10);
+                    if (report) {
+                        platform.endSpinWait(lock);
+                    }
+                });
+            }
+            digests[run] = sim.run().requireCompleted().digest();
+        }
+        assertThat(digests[1]).isEqualTo(digests[0]);
+    }
+
+    @Test
+    void shouldFailTheThreadWhenSpinWaitsNestOrEndUnbegun() {
+        Simulation sim = sim(round(2));
+        SimulatedPlatform platform = sim.platform();
+        sim.startThread("nests", () -> {
+            platform.beginSpinWait("a");
+            platform.beginSpinWait("b");
+        });
+        SimulationResult nested = sim.run();
+        assertThat(nested.completed()).isFalse();
+        assertThat(nested.failure()).get().asString().contains("spin waits do not nest");
+        assertThat(nested.report()).contains("spin-waiting on String#0");
+
+        Simulation other = sim(round(2));
+        other.startThread("unbegun", () -> other.platform().endSpinWait("a"));
+        assertThat(other.run().failure()).get().asString().contains("had not begun");
+    }
+
+    @Test
     void shouldRejectPlatformCallsFromOutsideTheSimulation() {
         Simulation sim = sim(round(1));
 

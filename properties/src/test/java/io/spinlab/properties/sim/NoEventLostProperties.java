@@ -1,0 +1,186 @@
+package io.spinlab.properties.sim;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.ReservationPolicy;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.engine.Gen;
+import io.spinlab.properties.engine.Gens;
+import io.spinlab.properties.engine.Property;
+import io.spinlab.properties.engine.PropertyFailure;
+import io.spinlab.properties.sim.guest.BufferManagerScenario;
+import io.spinlab.sim.engine.Faults;
+import io.spinlab.sim.engine.Simulation;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * No event lost, none duplicated, in the simulator: for generated worlds — reservation policy,
+ * machine (PAUSE cost, processors), memory model on or off, injected faults, writers, event counts and sizes
+ * (some oversized), buffer sizes and limits, sequence-point budgets, writer and reader speeds —
+ * the buffer manager keeps its stream promise, per writer:
+ * <ul>
+ *   <li>every event reported {@code WRITTEN} is read exactly once, in sequence order;</li>
+ *   <li>every event reported dropped is never read, and the reader is told of it as a gap, once;</li>
+ *   <li>written + dropped = attempted (no write ends {@code STOPPED}: the manager stops after them);</li>
+ *   <li>the manager's and the reader's counts agree, the limit held, and nothing stays reserved.</li>
+ * </ul>
+ * A failure prints the world (with its seed) shrunk to the smallest one that still fails, and the
+ * line that replays it. A reader with a planted bug shows that the check fails.
+ */
+class NoEventLostProperties {
+
+    static final MachineProfile BASE = MachinePresets.byName("skylake-i7-6700");
+
+    static Gen<BufferWorld> worlds() {
+        Gen<ReservationPolicy> reservation = Gens.choose(ReservationPolicy.LOCKLESS, ReservationPolicy.UNDER_LOCK);
+        Gen<MachineProfile> machine = SimGens.machines(BASE, List.of(10, 1, 140, 300), List.of(2, 1, 4, 8));
+        // The memory model makes every shared access a scheduling point (finer interleavings) and
+        // costs several times more: one world in three, and shrinking turns it off if it can.
+        Gen<Boolean> memoryModel = Gens.frequency(Gens.weighted(2, Gens.constant(false)),
+                Gens.weighted(1, Gens.constant(true)));
+        return source -> {
+            ReservationPolicy policy = reservation.generate(source);
+            MachineProfile m = machine.generate(source);
+            boolean memory = memoryModel.generate(source);
+            long seed = Gens.longs(0, 1_000_000).generate(source);
+            Faults faults = SimGens.faults().generate(source);
+            int writers = Gens.integers(1, 6).generate(source);
+            int events = Gens.integers(1, 300).generate(source);
+            int base = Gens.choose(128, 256, 512, 1024).generate(source);
+            int max = base * Gens.integers(1, 4).generate(source);
+            long limit = (long) max * Gens.integers(1, 8).generate(source);
+            int maxPayload = Gens.integers(0, Math.min(200, max - BufferWorld.EVENT_HEADER_BYTES)).generate(source);
+            int oversizedOneIn = Gens.choose(0, 20, 5).generate(source);
+            int writerPauses = Gens.choose(0, 10, 200, 2_000).generate(source);
+            long sequencePointBudget = Gens.choose(1L << 20, 4096L, 256L).generate(source);
+            long readerInterval = Gens.choose(0L, 1_000L, 50_000L, 1_000_000L).generate(source);
+            return new BufferWorld(policy, m, memory, seed, faults, writers, events, maxPayload, oversizedOneIn,
+                    writerPauses, base, max, limit, sequencePointBudget, readerInterval, BufferWorld.Plant.NONE);
+        };
+    }
+
+    static ScenarioRunner.Run<BufferObservation> simulate(BufferWorld world) {
+        Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
+                .memoryModel(world.memoryModel());
+        return ScenarioRunner.simulate(BufferManagerScenario.class, world, Tuning.current(), simulation,
+                "scenario=" + BufferManagerScenario.class.getSimpleName() + "(" + world + ")");
+    }
+
+    /** Runs {@code world} and fails, naming every broken promise, the world and its reproduction, if one breaks. */
+    static void assertNoEventLost(BufferWorld world) {
+        ScenarioRunner.Run<BufferObservation> run = simulate(world);
+        List<String> problems = problems(world, run.require());
+        assertThat(problems).as("stream promises broken in %s%nreproduce: %s", world, run.simulation().reproduction())
+                .isEmpty();
+    }
+
+    /** Every promise the observation breaks, in words; empty when it keeps them all. */
+    static List<String> problems(BufferWorld world, BufferObservation seen) {
+        List<String> problems = new ArrayList<>(seen.streamProblems());
+        long written = 0;
+        long dropped = 0;
+        for (int w = 0; w < world.writers(); w++) {
+            BitSet writtenSet = new BitSet();
+            BitSet droppedSet = new BitSet();
+            int[] outcomes = seen.outcomes()[w];
+            for (int sequence = 0; sequence < outcomes.length; sequence++) {
+                switch (outcomes[sequence]) {
+                    case BufferObservation.WRITTEN -> writtenSet.set(sequence);
+                    case BufferObservation.DROPPED, BufferObservation.DROPPED_OVERSIZED -> droppedSet.set(sequence);
+                    default -> problems.add("w" + w + "#" + sequence + " was neither written nor dropped: "
+                            + BufferObservation.outcomeName(outcomes[sequence]));
+                }
+            }
+            written += writtenSet.cardinality();
+            dropped += droppedSet.cardinality();
+            if (writtenSet.cardinality() + droppedSet.cardinality() != world.eventsPerWriter()) {
+                problems.add("w" + w + ": written " + writtenSet.cardinality() + " + dropped "
+                        + droppedSet.cardinality() + " != attempted " + world.eventsPerWriter());
+            }
+            BitSet readSet = new BitSet();
+            int previous = -1;
+            for (int sequence : seen.readOrder()[w]) {
+                if (readSet.get(sequence)) {
+                    problems.add("w" + w + "#" + sequence + " read twice");
+                } else if (sequence < previous) {
+                    problems.add("w" + w + "#" + sequence + " read after #" + previous + ": out of order");
+                }
+                previous = Math.max(previous, sequence);
+                if (sequence >= 0) {
+                    readSet.set(sequence);
+                }
+            }
+            compare(problems, "w" + w + ": written but never read", writtenSet, readSet);
+            compare(problems, "w" + w + ": read but not written", readSet, writtenSet);
+            compare(problems, "w" + w + ": dropped but no gap seen", droppedSet, seen.gaps()[w]);
+            compare(problems, "w" + w + ": gap seen but not dropped", seen.gaps()[w], droppedSet);
+        }
+        if (seen.eventsRead() != written) {
+            problems.add("the reader counted " + seen.eventsRead() + " events read; writers wrote " + written);
+        }
+        if (seen.dropsSeen() != dropped) {
+            problems.add("the reader counted " + seen.dropsSeen() + " drops; writers dropped " + dropped);
+        }
+        if (seen.reservationFailures() + seen.oversizedDrops() != dropped) {
+            problems.add("the manager counted " + seen.reservationFailures() + " + " + seen.oversizedDrops()
+                    + " drops; writers dropped " + dropped);
+        }
+        if (seen.highWaterBytes() > world.limitBytes()) {
+            problems.add("high water " + seen.highWaterBytes() + " bytes above the limit " + world.limitBytes());
+        }
+        if (seen.bytesInUse() != 0) {
+            problems.add(seen.bytesInUse() + " bytes still reserved after the drain");
+        }
+        return problems;
+    }
+
+    private static void compare(List<String> problems, String what, BitSet expected, BitSet actual) {
+        BitSet missing = (BitSet) expected.clone();
+        missing.andNot(actual);
+        if (!missing.isEmpty()) {
+            problems.add(what + ": " + missing.stream().limit(10).boxed().toList()
+                    + (missing.cardinality() > 10 ? " and " + (missing.cardinality() - 10) + " more" : ""));
+        }
+    }
+
+    @Test
+    void everyWrittenEventShouldBeReadOnceAndEveryDropSeenInGeneratedWorlds() {
+        Property.forAll(worlds()).named("no event lost or duplicated (simulated)")
+                .tries(DeterminismProperties.triesFromBuild())
+                .run(NoEventLostProperties::assertNoEventLost);
+    }
+
+    @Test
+    void shouldCatchAndShrinkAReaderThatSkipsAnEvent() {
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(worlds().map(w -> w.withPlant(BufferWorld.Plant.SKIP_THIRD_EVENT)))
+                        .named("planted: a reader that skips an event").seed(1).tries(20).maxShrinkAttempts(400)
+                        .run(NoEventLostProperties::assertNoEventLost));
+        assertThat(failure).as("a skipped event must break the property").isNotNull();
+        System.out.println(failure.getMessage());
+        BufferWorld minimal = (BufferWorld) failure.minimalExample();
+        // The smallest world where a reader can skip its third event: one writer, three events.
+        assertThat(minimal.writers()).isEqualTo(1);
+        assertThat(minimal.eventsPerWriter()).isEqualTo(3);
+        assertThat(minimal.memoryModel()).isFalse();
+        assertThat(failure.getCause()).hasMessageContaining("written but never read: [2]");
+    }
+
+    @Test
+    void shouldCatchAReaderThatDuplicatesAnEvent() {
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(worlds().map(w -> w.withPlant(BufferWorld.Plant.DUPLICATE_THIRD_EVENT)))
+                        .named("planted: a reader that duplicates an event").seed(1).tries(20).maxShrinkAttempts(400)
+                        .run(NoEventLostProperties::assertNoEventLost));
+        assertThat(failure).as("a duplicated event must break the property").isNotNull();
+        assertThat(((BufferWorld) failure.minimalExample()).eventsPerWriter()).isEqualTo(3);
+        assertThat(failure.getCause()).hasMessageContaining("w0#2 read twice");
+    }
+}

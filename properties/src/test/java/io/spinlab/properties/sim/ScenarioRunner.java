@@ -1,0 +1,78 @@
+package io.spinlab.properties.sim;
+
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.engine.Simulation;
+import io.spinlab.sim.engine.SimulationResult;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.Optional;
+
+/**
+ * Runs a {@link SimScenario} in a simulation: with the memory model on, the guest copy of its
+ * class, so that every volatile and VarHandle access of the primitives (and of the scenario) is a
+ * costed scheduling point; with it off, the class as loaded.
+ */
+final class ScenarioRunner {
+
+    /** The scenarios' package, a guest package of every run made here. */
+    static final String GUEST_PACKAGE = "io.spinlab.properties.sim.guest.";
+
+    private ScenarioRunner() {
+    }
+
+    /** The run's facts, and what the scenario observed if the run completed. */
+    record Run<R>(Optional<R> observed, SimulationResult simulation) {
+
+        /**
+         * The observation.
+         *
+         * @throws AssertionError with the simulation's report if the run did not complete
+         */
+        R require() {
+            if (!simulation.completed() || observed.isEmpty()) {
+                throw new AssertionError("the simulated run did not complete:\n" + simulation.report(),
+                        simulation.failure().orElse(null));
+            }
+            return observed.get();
+        }
+    }
+
+    /**
+     * Runs {@code new type(config)} with {@code tuning} in a simulation configured by
+     * {@code simulation} (machine, seed, memory model, ...), {@code context} added to its
+     * reproduction line.
+     */
+    static <R, C> Run<R> simulate(Class<? extends SimScenario<R>> type, C config, Tuning tuning,
+            Simulation.Builder simulation, String context) {
+        if (!type.getName().startsWith(GUEST_PACKAGE)) {
+            throw new IllegalArgumentException(type.getName() + " is not in " + GUEST_PACKAGE);
+        }
+        simulation.guestPackages(GUEST_PACKAGE).context(context + " tuning=" + tuning.describe());
+        Class<?> loaded = simulation.memoryModelOn() ? load(simulation, type.getName()) : type;
+        @SuppressWarnings("unchecked") // the guest copy implements the same (shared) interface
+        SimScenario<R> scenario = (SimScenario<R>) construct(loaded, config);
+        Simulation sim = simulation.initialize(type).build();
+        scenario.start(sim.platform(), tuning);
+        SimulationResult result = sim.run();
+        return new Run<>(result.completed() ? Optional.ofNullable(scenario.observed()) : Optional.empty(), result);
+    }
+
+    private static Class<?> load(Simulation.Builder simulation, String name) {
+        try {
+            return Class.forName(name, true, simulation.guestLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("the guest class loader cannot load " + name, e);
+        }
+    }
+
+    private static Object construct(Class<?> type, Object config) {
+        try {
+            return type.getConstructor(config.getClass()).newInstance(config);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("constructing " + type.getName() + " failed", e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException(type.getName() + " needs a public constructor taking "
+                    + config.getClass().getName(), e);
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.spinlab.properties.sim;
+
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.GlobalQueuePolicy;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.engine.Gen;
+import io.spinlab.properties.engine.Gens;
+import io.spinlab.properties.engine.Property;
+import io.spinlab.properties.engine.PropertyFailure;
+import io.spinlab.properties.sim.guest.ThreadPoolScenario;
+import io.spinlab.sim.engine.Faults;
+import io.spinlab.sim.engine.Simulation;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * The thread pool runs every item exactly once, in the simulator, under generated schedules:
+ * machines, memory model on or off, injected faults (spurious and delayed wake-ups,
+ * preemption), global queue and thread-request policy, worker bounds, idle timeouts and
+ * starvation checks short enough to fire, external submitters, items that submit more work from
+ * inside (to their worker's local queue, where others steal it, or to the global queue) and that
+ * may throw, and a shutdown or shutdownNow at a generated point, after which the controller may
+ * let nested work finish. Per the pool's documented semantics:
+ * <ul>
+ *   <li>an accepted item runs exactly once, or is returned by {@code shutdownNow()} exactly once
+ *       instead; a rejected or never-submitted item never runs;</li>
+ *   <li>a submission that returned before the shutdown began was accepted; one that began after
+ *       the shutdown returned was rejected;</li>
+ *   <li>every item that ran and threw reached the error handler once, and the pool terminated
+ *       with nothing pending.</li>
+ * </ul>
+ */
+class ThreadPoolExactlyOnceProperties {
+
+    static Gen<PoolWorld.Item> items(int depth) {
+        Gen<Integer> pauses = Gens.choose(0, 100, 10_000, 100_000);
+        Gen<Boolean> fails = Gens.frequency(Gens.weighted(9, Gens.constant(false)),
+                Gens.weighted(1, Gens.constant(true)));
+        Gen<List<PoolWorld.Item>> children = depth == 0 ? Gens.constant(List.of())
+                : Gens.integers(0, 3).flatMap(n -> Gens.lists(items(depth - 1), n, n));
+        return source -> new PoolWorld.Item(0, pauses.generate(source), pauses.generate(source),
+                fails.generate(source), Gens.booleans().generate(source), children.generate(source));
+    }
+
+    static Gen<PoolWorld> worlds() {
+        Gen<MachineProfile> machine = SimGens.machines(NoEventLostProperties.BASE, List.of(10, 140),
+                List.of(2, 1, 4, 8));
+        Gen<Boolean> memoryModel = Gens.frequency(Gens.weighted(2, Gens.constant(false)),
+                Gens.weighted(1, Gens.constant(true)));
+        // A count, then that many: lists of coin-flipped length would mostly be empty.
+        Gen<List<PoolWorld.Item>> perSubmitter = Gens.integers(1, 12).flatMap(n -> Gens.lists(items(2), n, n));
+        Gen<List<List<PoolWorld.Item>>> submitters = Gens.integers(1, 3).flatMap(n -> Gens.lists(perSubmitter, n, n));
+        return source -> {
+            MachineProfile m = machine.generate(source);
+            boolean memory = memoryModel.generate(source);
+            long seed = Gens.longs(0, 1_000_000).generate(source);
+            Faults faults = SimGens.faults().generate(source);
+            GlobalQueuePolicy queue = Gens.choose(GlobalQueuePolicy.CONCURRENT_QUEUE, GlobalQueuePolicy.QUEUE_SEGMENT)
+                    .generate(source);
+            boolean perItem = Gens.booleans().generate(source);
+            int min = Gens.integers(1, 4).generate(source);
+            int max = min + Gens.integers(0, 4).generate(source);
+            long idleTimeout = Gens.choose(20_000_000_000L, 50_000L).generate(source);
+            long gateInterval = Gens.choose(500_000_000L, 100_000L).generate(source);
+            List<List<PoolWorld.Item>> schedule = submitters.generate(source);
+            // -1: the controller shuts down at the end (the simplest, and as likely as not); k: submitter k does,
+            // part-way through its items.
+            int shutdownBy = Gens.frequency(Gens.weighted(1, Gens.constant(-1)),
+                    Gens.weighted(1, Gens.integers(0, schedule.size() - 1))).generate(source);
+            int shutdownAfter = Gens.integers(0, 12).generate(source);
+            // Long enough, the delay lets nested submissions finish before the pool shuts down.
+            long shutdownDelay = Gens.choose(0L, 1_000_000L, 50_000_000L).generate(source);
+            boolean now = Gens.frequency(Gens.weighted(3, Gens.constant(false)), Gens.weighted(1, Gens.constant(true)))
+                    .generate(source);
+            return new PoolWorld(m, memory, seed, faults, queue, perItem, min, max, idleTimeout, gateInterval, schedule,
+                    shutdownBy, shutdownAfter, shutdownDelay, now, PoolWorld.Plant.NONE).numbered();
+        };
+    }
+
+    static ScenarioRunner.Run<PoolObservation> simulate(PoolWorld world) {
+        Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
+                .memoryModel(world.memoryModel());
+        return ScenarioRunner.simulate(ThreadPoolScenario.class, world, Tuning.current(), simulation,
+                "scenario=" + ThreadPoolScenario.class.getSimpleName());
+    }
+
+    static void assertExactlyOnce(PoolWorld world) {
+        ScenarioRunner.Run<PoolObservation> run = simulate(world);
+        PoolObservation seen = run.require();
+        assertThat(problems(world, seen)).as("exactly-once broken in %s%n%s%nreproduce: %s", world, summary(seen),
+                run.simulation().reproduction()).isEmpty();
+    }
+
+    static String summary(PoolObservation seen) {
+        int accepted = 0;
+        int rejected = 0;
+        int returned = 0;
+        for (int id = 0; id < seen.submitted().length; id++) {
+            accepted += seen.submitted()[id] == PoolObservation.ACCEPTED ? 1 : 0;
+            rejected += seen.submitted()[id] == PoolObservation.REJECTED ? 1 : 0;
+            returned += seen.returned()[id];
+        }
+        return seen.submitted().length + " items: " + accepted + " accepted, " + rejected + " rejected, " + returned
+                + " returned by shutdownNow, " + seen.steals() + " stolen; shutdown at " + seen.shutdownBegan() + ".."
+                + seen.shutdownEnded() + "; terminated " + seen.terminated();
+    }
+
+    /** Every promise the observation breaks, in words; empty when it keeps them all. */
+    static List<String> problems(PoolWorld world, PoolObservation seen) {
+        List<String> problems = new ArrayList<>();
+        int[] failingRuns = {0};
+        for (List<PoolWorld.Item> items : world.submitters()) {
+            for (PoolWorld.Item item : items) {
+                check(item, true, seen, problems, failingRuns);
+            }
+        }
+        if (!seen.terminated()) {
+            problems.add("the pool did not terminate within " + ThreadPoolScenario.class.getSimpleName()
+                    + "'s wait after shutdown");
+        }
+        if (seen.pendingAfter() != 0) {
+            problems.add(seen.pendingAfter() + " items still pending after termination");
+        }
+        if (seen.errorsReported() != failingRuns[0]) {
+            problems.add("the error handler saw " + seen.errorsReported() + " failures; items threw "
+                    + failingRuns[0] + " times");
+        }
+        return problems;
+    }
+
+    private static void check(PoolWorld.Item item, boolean mustBeSubmitted, PoolObservation seen,
+            List<String> problems, int[] failingRuns) {
+        int id = item.id();
+        int runs = seen.runs()[id];
+        int returned = seen.returned()[id];
+        int submitted = seen.submitted()[id];
+        if (item.fails()) {
+            failingRuns[0] += runs;
+        }
+        switch (submitted) {
+            case PoolObservation.ACCEPTED -> {
+                if (runs + returned != 1) {
+                    problems.add("#" + id + " accepted, ran " + runs + " time(s), returned by shutdownNow " + returned
+                            + " time(s)");
+                }
+                if (seen.submitBegan()[id] > seen.shutdownEnded()) {
+                    problems.add("#" + id + " accepted by a submission that began after the shutdown returned");
+                }
+            }
+            case PoolObservation.REJECTED -> {
+                if (runs + returned != 0) {
+                    problems.add("#" + id + " rejected, yet ran " + runs + " time(s), returned " + returned);
+                }
+                if (seen.submitEnded()[id] < seen.shutdownBegan()) {
+                    problems.add("#" + id + " rejected by a submission that returned before the shutdown began");
+                }
+            }
+            default -> {
+                if (mustBeSubmitted) {
+                    problems.add("#" + id + " was never submitted, though its submitter or parent got to it");
+                }
+                if (runs + returned != 0) {
+                    problems.add("#" + id + " never submitted, yet ran " + runs + " time(s), returned " + returned);
+                }
+            }
+        }
+        for (PoolWorld.Item child : item.children()) {
+            check(child, runs > 0, seen, problems, failingRuns);
+        }
+    }
+
+    @Test
+    void everyAcceptedItemShouldRunExactlyOnceUnderGeneratedSchedules() {
+        Property.forAll(worlds()).named("thread pool: every item exactly once (simulated)")
+                .tries(DeterminismProperties.triesFromBuild())
+                .run(ThreadPoolExactlyOnceProperties::assertExactlyOnce);
+    }
+
+    @Test
+    void shouldCatchAndShrinkAnItemSubmittedTwice() {
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(worlds().map(w -> w.withPlant(PoolWorld.Plant.SUBMIT_FIRST_ITEM_TWICE)))
+                        .named("planted: an item submitted twice").seed(1).tries(20).maxShrinkAttempts(400)
+                        .run(ThreadPoolExactlyOnceProperties::assertExactlyOnce));
+        assertThat(failure).as("an item run twice must break the property").isNotNull();
+        System.out.println(failure.getMessage());
+        PoolWorld minimal = (PoolWorld) failure.minimalExample();
+        assertThat(minimal.submitters()).hasSize(1);
+        assertThat(minimal.itemCount()).isEqualTo(1);
+        assertThat(failure.getCause()).hasMessageContaining("#0 accepted, ran 2 time(s)");
+    }
+}
