@@ -89,7 +89,8 @@ public final class BufferManagerScenario implements SimScenario<BufferObservatio
         }
     }
 
-    private static int code(WriteOutcome outcome) {
+    /** {@code outcome} as the observation's plain code (observations cross class loaders; enums of impl do not). */
+    static int code(WriteOutcome outcome) {
         return switch (outcome) {
             case WRITTEN -> BufferObservation.WRITTEN;
             case DROPPED -> BufferObservation.DROPPED;

@@ -72,7 +72,7 @@ public final class LockCaravanScenario implements SimScenario<CaravanObservation
                 try {
                     gate.await();
                     for (int attempt = 0; attempt < world.attemptsPerWriter(); attempt++) {
-                        outcomes[index][attempt] = code(failing[index].write(payload));
+                        outcomes[index][attempt] = BufferManagerScenario.code(failing[index].write(payload));
                     }
                     failing[index].close();
                 } catch (InterruptedException e) {
@@ -103,15 +103,6 @@ public final class LockCaravanScenario implements SimScenario<CaravanObservation
                 after.lockAcquisitions() - before.lockAcquisitions(),
                 after.dropPathLockAcquisitions() - before.dropPathLockAcquisitions(), phaseNanos, reader.eventsRead(),
                 reader.dropsSeen());
-    }
-
-    private static int code(WriteOutcome outcome) {
-        return switch (outcome) {
-            case WRITTEN -> BufferObservation.WRITTEN;
-            case DROPPED -> BufferObservation.DROPPED;
-            case DROPPED_OVERSIZED -> BufferObservation.DROPPED_OVERSIZED;
-            case STOPPED -> BufferObservation.STOPPED;
-        };
     }
 
     @Override
