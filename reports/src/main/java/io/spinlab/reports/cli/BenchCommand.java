@@ -61,10 +61,11 @@ final class BenchCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        if (!(seconds > 0)) {
-            throw new IllegalArgumentException("--time " + seconds + " must be a positive number of seconds");
+        if (!(seconds >= 0.001) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException("--time " + seconds + " is out of range; allowed: a finite number of "
+                    + "seconds, at least 0.001 (JMH times iterations in whole milliseconds)");
         }
-        Duration time = Duration.ofMillis(Math.max(1, Math.round(seconds * 1000)));
+        Duration time = Duration.ofMillis(Math.round(seconds * 1000));
         BenchRunner.Settings settings = new BenchRunner.Settings(warmupIterations, time, iterations, time, forks);
         List<BenchPair> pairs = BenchRunner.run(regex, settings, new PrintStream(System.err, true),
                 quiet ? VerboseMode.SILENT : VerboseMode.NORMAL);
