@@ -30,10 +30,12 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--filter", paramLabel = "REGEX", description = "Same as the REGEX parameter.")
     private String filterOption;
 
-    @Option(names = "--warmup-iterations", defaultValue = "2", description = "Warm-up iterations (default ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup-iterations", defaultValue = "2",
+            description = "Warm-up iterations (default ${DEFAULT-VALUE}).")
     private int warmupIterations;
 
-    @Option(names = "--iterations", defaultValue = "3", description = "Measurement iterations (default ${DEFAULT-VALUE}).")
+    @Option(names = "--iterations", defaultValue = "3",
+            description = "Measurement iterations (default ${DEFAULT-VALUE}).")
     private int iterations;
 
     @Option(names = "--time", defaultValue = "1", paramLabel = "SECONDS",

@@ -36,7 +36,8 @@ final class CalibrateCommand implements Callable<Integer> {
         PrintWriter text = spec.commandLine().getOut();
         HostCalibration.Settings settings = HostCalibration.Settings.defaults();
         CalibrationResult result;
-        try (Progress bar = progress.start("calibrate", (long) settings.workloads().size() * settings.tunings().size())) {
+        long points = (long) settings.workloads().size() * settings.tunings().size();
+        try (Progress bar = progress.start("calibrate", points)) {
             result = HostCalibration.run(settings, point -> bar.step(point.workload() + " " + point.tuning()));
         }
         text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),

@@ -21,8 +21,8 @@ import java.util.concurrent.Callable;
 final class HuntCommand implements Callable<Integer> {
 
     @Option(names = "--baseline", required = true, paramLabel = "TUNING",
-            description = "The tuning the candidate must not lose to, e.g. legacy or current,spin=unscaled, or a tuning "
-                    + "file (.json, .yaml).")
+            description = "The tuning the candidate must not lose to, e.g. legacy or current,spin=unscaled, or a "
+                    + "tuning file (.json, .yaml).")
     private String baseline;
 
     @Option(names = "--candidate", required = true, paramLabel = "TUNING",
@@ -45,7 +45,8 @@ final class HuntCommand implements Callable<Integer> {
             description = "A loss beyond this % of the baseline score is a regression (default ${DEFAULT-VALUE}).")
     private double threshold;
 
-    @Option(names = "--replay", paramLabel = "CHOICES", description = "Replay one case from its printed choices (c:...).")
+    @Option(names = "--replay", paramLabel = "CHOICES",
+            description = "Replay one case from its printed choices (c:...).")
     private String replay;
 
     @Option(names = "--fail-on-regression", description = "Exit with 1 when a regression is found.")

@@ -2,6 +2,9 @@ package io.spinlab.reports.cli;
 
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.reports.report.Provenance;
+import io.spinlab.reports.report.ReportData;
+import io.spinlab.reports.report.ReportWriter;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Experiments;
@@ -20,6 +23,8 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +36,9 @@ import java.util.concurrent.Callable;
 @Command(name = "whatif", mixinStandardHelpOptions = true,
         description = {"Sweep PAUSE cycles × processors (any other machine field can be set with --set) for chosen "
                 + "workloads and thread counts, run two tunings on each simulated machine, and print a table of "
-                + "Δ % (right against left) per workload; --out writes a heat map (SVG) per table and the rows as "
-                + "Markdown. Answers: where does today's heuristic stop working?"})
+                + "Δ % (right against left) per workload; --out writes a heat map (SVG) per table, the rows as "
+                + "Markdown, and the report with the heat maps in index.html. Answers: where does today's "
+                + "heuristic stop working?"})
 final class WhatifCommand implements Callable<Integer> {
 
     @Option(names = "--workload", paramLabel = "NAME", description = "Workloads (repeatable; default "
@@ -69,7 +75,8 @@ final class WhatifCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Simulation seed (default ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Write whatif.md and one heat map SVG per table.")
+    @Option(names = "--out", paramLabel = "DIR", description = "Write whatif.md, one heat map SVG per table, and "
+            + "the report (README.md, index.html with the heat maps, data.json, data.csv).")
     private Path out;
 
     @Mixin
@@ -87,6 +94,10 @@ final class WhatifCommand implements Callable<Integer> {
         List<ThreadCount> counts = (threads.isEmpty() ? List.of("1pc") : threads).stream().map(ThreadCount::parse)
                 .toList();
         MachineProfile baseMachine = RunSpec.loadMachine(base);
+        if (out != null) {
+            ReportWriter.prepare(out);
+        }
+        long start = System.nanoTime();
         for (String set : sets) {
             int eq = set.indexOf('=');
             if (eq < 0) {
@@ -146,7 +157,13 @@ final class WhatifCommand implements Callable<Integer> {
                 md.append("\n![").append(entry.getKey()).append("](").append(file).append(")\n");
             }
             Files.writeString(out.resolve("whatif.md"), md);
-            text.println("wrote " + out.resolve("whatif.md") + " and " + maps.size() + " heat map(s)");
+            Provenance provenance = Provenance.capture(spec.commandLine().getParseResult().originalArgs(),
+                    Duration.ofNanos(System.nanoTime() - start), Clock.systemUTC());
+            List<Path> written = ReportWriter.write(out, ReportData.of("spinlab whatif", "Two tunings on simulated "
+                    + "machines swept over PAUSE cycles × processors: where does the newer heuristic stop winning?",
+                    Map.of(sweep, results), provenance));
+            text.println("wrote " + out.resolve("whatif.md") + " and " + maps.size() + " heat map(s); report: "
+                    + written.get(1) + " (also README.md, data.json, data.csv)");
         }
         text.flush();
         return results.stream().anyMatch(r -> r.failure().isPresent()) ? SpinlabCommand.EXIT_CHECK_FAILED : 0;

@@ -51,9 +51,10 @@ public final class HtmlReport {
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-                .append("<title>spinlab reproduce</title>\n<style>\n").append(STYLE).append("</style>\n</head>\n")
-                .append("<body>\n<h1>spinlab reproduce</h1>\n")
-                .append("<p>The published before/after results re-created on simulated machines. Left is the older ")
+                .append("<title>").append(escape(data.title())).append("</title>\n<style>\n").append(STYLE)
+                .append("</style>\n</head>\n")
+                .append("<body>\n<h1>").append(escape(data.title())).append("</h1>\n")
+                .append("<p>").append(escape(data.lead())).append(" Left is the older ")
                 .append("heuristic, right the newer; scores are operations per virtual ms, higher is better; ")
                 .append("Δ Score % = (right − left) / left × 100. A verdict compares the simulated direction with ")
                 .append("the published one (a change counts beyond ±5 %). Every number: <a href=\"data.json\">")

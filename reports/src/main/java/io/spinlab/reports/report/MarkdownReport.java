@@ -20,8 +20,8 @@ public final class MarkdownReport {
     /** The Markdown text of {@code data}. */
     public static String render(ReportData data) {
         StringBuilder md = new StringBuilder();
-        md.append("# spinlab reproduce\n\n");
-        md.append("The published before/after results re-created on simulated machines. Left is the older ")
+        md.append("# ").append(data.title()).append("\n\n");
+        md.append(data.lead()).append(" Left is the older ")
                 .append("heuristic, right the newer; scores are operations per virtual ms, higher is better; ")
                 .append("Δ Score % = (right − left) / left × 100. A verdict compares the simulated direction with ")
                 .append("the published one (a change counts beyond ±5 %). Charts: `index.html`; every number: ")

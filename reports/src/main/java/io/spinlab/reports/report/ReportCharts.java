@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -16,16 +17,17 @@ import java.util.TreeSet;
  *   <li>{@link Kind#SCORES}: score against thread count for both tunings, one chart per machine,
  *       workload and variant (e.g. with or without a delay, each on its own scale) whose rows try
  *       at least two thread multiples (e.g. {@code mres-proc-scaling});</li>
- *   <li>{@link Kind#HEATMAP}: for the what-if experiment ({@value #WHAT_IF_EXPERIMENT}), the Δ %
- *       over PAUSE cycles × processors, one map per workload;</li>
+ *   <li>{@link Kind#HEATMAP}: for the what-if sweeps ({@link #WHAT_IF_EXPERIMENTS}: reproduce's
+ *       {@code future-cpus} and the {@code whatif} command's), the Δ % over PAUSE cycles ×
+ *       processors, one map per workload and thread count;</li>
  *   <li>{@link Kind#EVENTS}: events read and dropped, for an experiment whose rows count them
  *       (the event buffer manager's {@code eventpipe-lockless}).</li>
  * </ul>
  */
 public final class ReportCharts {
 
-    /** The experiment whose rows sweep PAUSE cycles × processors on parts that do not exist. */
-    public static final String WHAT_IF_EXPERIMENT = "future-cpus";
+    /** The experiments whose rows sweep PAUSE cycles × processors on parts that do not exist. */
+    public static final Set<String> WHAT_IF_EXPERIMENTS = Set.of("future-cpus", "whatif");
 
     /** What a chart shows. */
     public enum Kind {
@@ -75,11 +77,17 @@ public final class ReportCharts {
         List<Figure> figures = new ArrayList<>();
         String prefix = idPart(section.name());
         addScores(figures, prefix, section);
-        if (section.name().equals(WHAT_IF_EXPERIMENT)) {
+        if (WHAT_IF_EXPERIMENTS.contains(section.name())) {
             for (String workload : workloads(section)) {
-                List<ReportRow> rows = section.rows().stream().filter(r -> r.result().workload().equals(workload))
-                        .toList();
-                figures.add(heatmap(prefix + "-heatmap-" + (figures.size() + 1), workload, section, rows));
+                List<ReportRow> ofWorkload = section.rows().stream()
+                        .filter(r -> r.result().workload().equals(workload)).toList();
+                // One map per thread count: each cell of a map is one (PAUSE, processors) machine.
+                for (String threads : ofWorkload.stream().map(r -> String.valueOf(r.parameters().get("threads")))
+                        .distinct().toList()) {
+                    List<ReportRow> rows = ofWorkload.stream()
+                            .filter(r -> String.valueOf(r.parameters().get("threads")).equals(threads)).toList();
+                    figures.add(heatmap(prefix + "-heatmap-" + (figures.size() + 1), workload, section, rows));
+                }
             }
         }
         List<ReportRow> eventRows = Charts.eventRows(section.rows());

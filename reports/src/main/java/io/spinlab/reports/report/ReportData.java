@@ -21,14 +21,28 @@ import java.util.stream.Stream;
  *
  * <p>Immutable.
  *
+ * @param title      the report's heading, e.g. {@value #REPRODUCE_TITLE}
+ * @param lead       its first sentence: what the rows are
  * @param sections   one per experiment, in run order
  * @param provenance how the report was produced
  */
-public record ReportData(List<ReportSection> sections, Provenance provenance) {
+public record ReportData(String title, String lead, List<ReportSection> sections, Provenance provenance) {
+
+    /** The heading of {@code spinlab reproduce}'s report. */
+    public static final String REPRODUCE_TITLE = "spinlab reproduce";
+    /** The first sentence of {@code spinlab reproduce}'s report. */
+    public static final String REPRODUCE_LEAD = "The published before/after results re-created on simulated machines.";
 
     public ReportData {
+        Objects.requireNonNull(title, "title");
+        Objects.requireNonNull(lead, "lead");
         sections = List.copyOf(sections);
         Objects.requireNonNull(provenance, "provenance");
+    }
+
+    /** A report of {@code spinlab reproduce}: its title and lead. */
+    public ReportData(List<ReportSection> sections, Provenance provenance) {
+        this(REPRODUCE_TITLE, REPRODUCE_LEAD, sections, provenance);
     }
 
     /**
@@ -38,9 +52,15 @@ public record ReportData(List<ReportSection> sections, Provenance provenance) {
      * @throws IllegalArgumentException if some rows do not match their experiment's plan
      */
     public static ReportData of(Map<Experiment, List<ExperimentRow>> results, Provenance provenance) {
+        return of(REPRODUCE_TITLE, REPRODUCE_LEAD, results, provenance);
+    }
+
+    /** The same with another heading and lead sentence (e.g. {@code spinlab whatif}'s). */
+    public static ReportData of(String title, String lead, Map<Experiment, List<ExperimentRow>> results,
+            Provenance provenance) {
         List<ReportSection> sections = new ArrayList<>();
         results.forEach((experiment, rows) -> sections.add(ReportSection.of(experiment, rows)));
-        return new ReportData(sections, provenance);
+        return new ReportData(title, lead, sections, provenance);
     }
 
     /** Every row of every section, in report order. */

@@ -133,6 +133,11 @@ class ExperimentCommandsTest {
         String drawing = Files.readString(svg);
         assertThat(drawing).startsWith("<svg").contains("<rect").contains(">PAUSE cycles<").contains("</svg>");
         assertThat(Files.readString(dir.resolve("whatif.md"))).contains(svg.getFileName().toString());
+        // The same sweep as a report page: two thread counts would give two maps; one here, 2 × 2 cells.
+        org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(dir.resolve("index.html").toFile());
+        assertThat(page.selectFirst("h1").text()).isEqualTo("spinlab whatif");
+        assertThat(page.select("figure.chart[data-kind=heatmap] svg")).hasSize(1);
+        assertThat(out.toString()).contains("report: " + dir.resolve("index.html"));
     }
 
     @Test
