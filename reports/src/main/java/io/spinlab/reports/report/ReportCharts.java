@@ -16,7 +16,8 @@ import java.util.TreeSet;
  * <ul>
  *   <li>{@link Kind#SCORES}: score against thread count for both tunings, one chart per machine,
  *       workload and variant (e.g. with or without a delay, each on its own scale) whose rows try
- *       at least two thread multiples (e.g. {@code mres-proc-scaling});</li>
+ *       at least two thread multiples (e.g. {@code mres-proc-scaling}); not for a what-if sweep,
+ *       whose machines are the heat map's axes;</li>
  *   <li>{@link Kind#HEATMAP}: for the what-if sweeps ({@link #WHAT_IF_EXPERIMENTS}: reproduce's
  *       {@code future-cpus} and the {@code whatif} command's), the Δ % over PAUSE cycles ×
  *       processors, one map per workload and thread count;</li>
@@ -76,8 +77,10 @@ public final class ReportCharts {
     public static List<Figure> of(ReportSection section) {
         List<Figure> figures = new ArrayList<>();
         String prefix = idPart(section.name());
-        addScores(figures, prefix, section);
-        if (WHAT_IF_EXPERIMENTS.contains(section.name())) {
+        if (!WHAT_IF_EXPERIMENTS.contains(section.name())) {
+            addScores(figures, prefix, section);
+        } else {
+            // A sweep's machines are its axes: a score chart per machine would bury its heat maps.
             for (String workload : workloads(section)) {
                 List<ReportRow> ofWorkload = section.rows().stream()
                         .filter(r -> r.result().workload().equals(workload)).toList();

@@ -137,6 +137,7 @@ class ExperimentCommandsTest {
         org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(dir.resolve("index.html").toFile());
         assertThat(page.selectFirst("h1").text()).isEqualTo("spinlab whatif");
         assertThat(page.select("figure.chart[data-kind=heatmap] svg")).hasSize(1);
+        assertThat(page.select("figure.chart[data-kind=scores]")).isEmpty();
         assertThat(out.toString()).contains("report: " + dir.resolve("index.html"));
     }
 
