@@ -126,6 +126,14 @@ public final class Experiment {
         return new Experiment(name, description, left, right, rows, publishedSummary, totals, memoryModel);
     }
 
+    /**
+     * This experiment without published totals: for a selection of its rows, whose total is not
+     * the total that was published (that one covers every published row of a machine).
+     */
+    public Experiment withoutPublishedTotals() {
+        return new Experiment(name, description, left, right, rows, publishedSummary, Map.of(), memoryModel);
+    }
+
     /** This experiment with only the rows {@code keep} accepts (a reduced configuration for tests). */
     public Experiment select(Predicate<PlannedRow> keep) {
         return new Experiment(name, description, left, right, rows.stream().filter(keep).toList(), publishedSummary,

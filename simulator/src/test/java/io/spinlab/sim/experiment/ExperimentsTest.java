@@ -71,6 +71,8 @@ class ExperimentsTest {
         Experiment reduced = procScaling.select(r -> false).withMemoryModel(true).withWindowScale(2);
         assertThat(reduced.publishedTotals()).isEqualTo(procScaling.publishedTotals());
         assertThat(Experiments.byName("future-cpus").publishedTotals()).isEmpty();
+        assertThat(procScaling.withoutPublishedTotals().publishedTotals()).isEmpty();
+        assertThat(procScaling.withoutPublishedTotals().rows()).isEqualTo(procScaling.rows());
     }
 
     @Test
