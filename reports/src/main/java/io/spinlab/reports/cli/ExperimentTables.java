@@ -8,12 +8,12 @@ import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Verdict;
 
-import java.util.EnumMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Experiment rows as text tables, Markdown and JSON: what {@code reproduce} and {@code whatif} print. */
+/** Experiment rows as text tables and JSON: what {@code reproduce} and {@code whatif} print. */
 final class ExperimentTables {
 
     private ExperimentTables() {
@@ -36,27 +36,6 @@ final class ExperimentTables {
         }
         rows.stream().filter(r -> r.failure().isPresent())
                 .forEach(r -> out.append("failed: ").append(r.failure().orElseThrow()).append('\n'));
-        return out.toString();
-    }
-
-    /** The same as a Markdown section. */
-    static String markdown(Experiment experiment, List<ExperimentRow> rows) {
-        StringBuilder out = new StringBuilder();
-        out.append("## ").append(experiment.name()).append("\n\n").append(experiment.description()).append("\n\n");
-        out.append("| workload | machine | parameters | ").append(experiment.left().describe()).append(" | ")
-                .append(experiment.right().describe()).append(" | Δ % | published Δ % | verdict |\n");
-        out.append("|---|---|---|--:|--:|--:|--:|---|\n");
-        for (ExperimentRow row : rows) {
-            out.append("| ").append(row.workload()).append(" | ").append(row.machine()).append(" | `")
-                    .append(row.parameters()).append("` | ").append(score(row.leftScore())).append(" | ")
-                    .append(score(row.rightScore())).append(" | ").append(percent(row.deltaPercent())).append(" | ")
-                    .append(published(row)).append(" | ").append(row.verdict().name().toLowerCase(Locale.ROOT))
-                    .append(" |\n");
-        }
-        out.append('\n').append(summary(rows)).append("\n\n");
-        for (String line : experiment.publishedSummary()) {
-            out.append("- published: ").append(line).append('\n');
-        }
         return out.toString();
     }
 
@@ -91,45 +70,28 @@ final class ExperimentTables {
     }
 
     /**
-     * One line per experiment — rows, how many agree or disagree with the published direction,
-     * how many carry no claim, how many failed — and the totals: what {@code reproduce} ends with.
+     * One line per experiment — rows and how many agree or disagree with the published direction,
+     * carry no claim or failed — and the totals: what {@code reproduce} ends with.
      */
     static String overall(Map<Experiment, List<ExperimentRow>> results) {
         TextTable table = new TextTable("experiment", "rows", "agrees", "disagrees", "no claim", "failed");
-        int[] totals = new int[5];
-        results.forEach((experiment, rows) -> {
-            int[] counts = counts(rows);
-            table.row(cells(experiment.name(), counts));
-            for (int i = 0; i < totals.length; i++) {
-                totals[i] += counts[i];
-            }
-        });
-        table.row(cells("all", totals));
+        results.forEach((experiment, rows) -> table.row(countRow(experiment.name(), rows)));
+        table.row(countRow("all", results.values().stream().flatMap(List::stream).toList()));
         return "== summary: rows whose simulated direction agrees with the published one\n" + table.render();
     }
 
-    private static String[] cells(String name, int[] counts) {
-        String[] cells = new String[counts.length + 1];
-        cells[0] = name;
-        for (int i = 0; i < counts.length; i++) {
-            cells[i + 1] = Integer.toString(counts[i]);
+    /** The name, the row count, then the count of each verdict in {@link Verdict} order. */
+    private static String[] countRow(String name, List<ExperimentRow> rows) {
+        Map<Verdict, Integer> counts = Verdict.count(rows);
+        List<String> cells = new ArrayList<>(List.of(name, Integer.toString(rows.size())));
+        for (Verdict verdict : Verdict.values()) {
+            cells.add(Integer.toString(counts.getOrDefault(verdict, 0)));
         }
-        return cells;
-    }
-
-    /** rows, agrees, disagrees, no claim, failed. */
-    private static int[] counts(List<ExperimentRow> rows) {
-        int[] counts = new int[5];
-        for (ExperimentRow row : rows) {
-            counts[0]++;
-            counts[1 + row.verdict().ordinal()]++; // AGREES, DISAGREES, NO_CLAIM, FAILED in that order
-        }
-        return counts;
+        return cells.toArray(String[]::new);
     }
 
     static String summary(List<ExperimentRow> rows) {
-        Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
-        rows.forEach(r -> counts.merge(r.verdict(), 1, Integer::sum));
+        Map<Verdict, Integer> counts = Verdict.count(rows);
         StringBuilder out = new StringBuilder(rows.size() + " rows:");
         counts.forEach((verdict, n) -> out.append(' ').append(n).append(' ')
                 .append(verdict.name().toLowerCase(Locale.ROOT).replace('_', ' ')).append(','));

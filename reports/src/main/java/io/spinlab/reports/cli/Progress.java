@@ -78,11 +78,6 @@ final class Progress implements AutoCloseable {
         }
     }
 
-    /** Runs done so far. */
-    long done() {
-        return bar == null ? 0 : bar.getCurrent();
-    }
-
     /** Shows the final state and stops redrawing. */
     @Override
     public void close() {

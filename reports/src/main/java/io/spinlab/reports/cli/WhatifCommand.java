@@ -36,8 +36,8 @@ import java.util.concurrent.Callable;
 @Command(name = "whatif", mixinStandardHelpOptions = true,
         description = {"Sweep PAUSE cycles × processors (any other machine field can be set with --set) for chosen "
                 + "workloads and thread counts, run two tunings on each simulated machine, and print a table of "
-                + "Δ % (right against left) per workload; --out writes a heat map (SVG) per table, the rows as "
-                + "Markdown, and the report with the heat maps in index.html. Answers: where does today's "
+                + "Δ % (right against left) per workload; --out writes the report (tables, the "
+                + "heat maps in index.html, every result) and a heat map SVG file per table. Answers: where does today's "
                 + "heuristic stop working?"})
 final class WhatifCommand implements Callable<Integer> {
 
@@ -75,8 +75,8 @@ final class WhatifCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Simulation seed (default ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Write whatif.md, one heat map SVG per table, and "
-            + "the report (README.md, index.html with the heat maps, data.json, data.csv).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Write the report (README.md, index.html with the "
+            + "heat maps, data.json, data.csv) and one heat map SVG file per table.")
     private Path out;
 
     @Mixin
@@ -148,22 +148,17 @@ final class WhatifCommand implements Callable<Integer> {
             }
         }
         if (out != null) {
-            Files.createDirectories(out);
-            StringBuilder md = new StringBuilder("# spinlab whatif\n\n");
-            md.append(ExperimentTables.markdown(sweep, results));
             for (Map.Entry<String, Heatmap> entry : maps.entrySet()) {
                 String file = entry.getKey().replaceAll("[^A-Za-z0-9.-]", "_") + ".svg";
                 Files.writeString(out.resolve(file), entry.getValue().svg());
-                md.append("\n![").append(entry.getKey()).append("](").append(file).append(")\n");
             }
-            Files.writeString(out.resolve("whatif.md"), md);
             Provenance provenance = Provenance.capture(spec.commandLine().getParseResult().originalArgs(),
                     Duration.ofNanos(System.nanoTime() - start), Clock.systemUTC());
             List<Path> written = ReportWriter.write(out, ReportData.of("spinlab whatif", "Two tunings on simulated "
                     + "machines swept over PAUSE cycles × processors: where does the newer heuristic stop winning?",
                     Map.of(sweep, results), provenance));
-            text.println("wrote " + out.resolve("whatif.md") + " and " + maps.size() + " heat map(s); report: "
-                    + written.get(1) + " (also README.md, data.json, data.csv)");
+            text.println("report: " + written.get(1) + " (also README.md, data.json, data.csv, and " + maps.size()
+                    + " heat map(s) as SVG files)");
         }
         text.flush();
         return results.stream().anyMatch(r -> r.failure().isPresent()) ? SpinlabCommand.EXIT_CHECK_FAILED : 0;

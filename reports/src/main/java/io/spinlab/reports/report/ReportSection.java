@@ -8,7 +8,6 @@ import io.spinlab.sim.experiment.Verdict;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,8 +96,6 @@ public record ReportSection(String name, String description, String leftTuning, 
 
     /** How many rows have each verdict, in {@link Verdict} order, verdicts without rows left out. */
     public Map<Verdict, Integer> verdictCounts() {
-        Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
-        rows.forEach(r -> counts.merge(r.result().verdict(), 1, Integer::sum));
-        return Collections.unmodifiableMap(counts);
+        return Verdict.count(rows.stream().map(ReportRow::result).toList());
     }
 }

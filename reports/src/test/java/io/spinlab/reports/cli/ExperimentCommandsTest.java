@@ -136,7 +136,8 @@ class ExperimentCommandsTest {
         }
         String drawing = Files.readString(svg);
         assertThat(drawing).startsWith("<svg").contains("<rect").contains(">PAUSE cycles<").contains("</svg>");
-        assertThat(Files.readString(dir.resolve("whatif.md"))).contains(svg.getFileName().toString());
+        assertThat(Files.readString(dir.resolve("README.md"))).startsWith("# spinlab whatif")
+                .contains("skylake-i7-6700@pause=300,procs=4");
         // The same sweep as a report page: two thread counts would give two maps; one here, 2 × 2 cells.
         org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(dir.resolve("index.html").toFile());
         assertThat(page.selectFirst("h1").text()).isEqualTo("spinlab whatif");

@@ -1,5 +1,10 @@
 package io.spinlab.sim.experiment;
 
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
 /** How a simulated row compares with what was published about it. */
 public enum Verdict {
     /** The simulated direction is the published one. */
@@ -9,5 +14,12 @@ public enum Verdict {
     /** Nothing was published about this row. */
     NO_CLAIM,
     /** A simulated run did not complete (deadlock, budget, failure); the row's failure says why. */
-    FAILED
+    FAILED;
+
+    /** How many of {@code rows} have each verdict, in verdict order; verdicts without rows are left out. */
+    public static Map<Verdict, Integer> count(Collection<ExperimentRow> rows) {
+        Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
+        rows.forEach(r -> counts.merge(r.verdict(), 1, Integer::sum));
+        return Collections.unmodifiableMap(counts);
+    }
 }
