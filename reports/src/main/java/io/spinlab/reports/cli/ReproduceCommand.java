@@ -113,8 +113,7 @@ final class ReproduceCommand implements Callable<Integer> {
             return experiment;
         }
         List<PlannedRow> keep = experiment.rows().subList(0, Math.min(2, experiment.rows().size()));
-        // A total over two rows is not the published total over all of a machine's rows.
-        return experiment.select(keep::contains).withoutPublishedTotals();
+        return experiment.select(keep::contains);
     }
 
     /** The experiment names, for help and completion. */

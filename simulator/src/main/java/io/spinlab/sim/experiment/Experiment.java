@@ -127,17 +127,20 @@ public final class Experiment {
     }
 
     /**
-     * This experiment without published totals: for a selection of its rows, whose total is not
-     * the total that was published (that one covers every published row of a machine).
+     * This experiment with only the rows {@code keep} accepts (a reduced configuration). A
+     * machine keeps its published total only when every one of its rows is kept: the published
+     * figure totals all of them, so a total over fewer rows is not comparable with it.
      */
-    public Experiment withoutPublishedTotals() {
-        return new Experiment(name, description, left, right, rows, publishedSummary, Map.of(), memoryModel);
-    }
-
-    /** This experiment with only the rows {@code keep} accepts (a reduced configuration for tests). */
     public Experiment select(Predicate<PlannedRow> keep) {
-        return new Experiment(name, description, left, right, rows.stream().filter(keep).toList(), publishedSummary,
-                publishedTotals, memoryModel);
+        List<PlannedRow> kept = rows.stream().filter(keep).toList();
+        Map<String, Published> totals = new LinkedHashMap<>();
+        publishedTotals.forEach((machine, total) -> {
+            boolean whole = rows.stream().filter(r -> r.machine().name().equals(machine)).allMatch(kept::contains);
+            if (whole) {
+                totals.put(machine, total);
+            }
+        });
+        return new Experiment(name, description, left, right, kept, publishedSummary, totals, memoryModel);
     }
 
     /**
