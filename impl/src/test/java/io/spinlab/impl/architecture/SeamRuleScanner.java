@@ -2,6 +2,8 @@ package io.spinlab.impl.architecture;
 
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ConstantDynamic;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -12,17 +14,38 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
  * Reads compiled classes and lists every breach of the seam rule of DESIGN.md: outside
  * {@code HardwarePlatform}, impl code must not touch the processor, the clock or the JDK's own
  * blocking machinery, because the simulator would not see it.
+ *
+ * <p>A forbidden method is caught however it is reached: called directly, named by a method
+ * reference or lambda ({@code Thread::onSpinWait} compiles to an {@code invokedynamic} whose
+ * bootstrap arguments hold a method handle), loaded as a method-handle constant, or looked up
+ * reflectively. The last is caught by its means: impl may not use {@code java.lang.reflect},
+ * {@code Class.forName}/{@code getMethod}/{@code getDeclaredField}/..., or the method-handle
+ * lookups ({@code Lookup.findStatic}, {@code findVirtual}, {@code unreflect}, ...), since a
+ * name in a string cannot be checked. VarHandle mechanics stay allowed:
+ * {@code MethodHandles.lookup()}, {@code Lookup.findVarHandle}/{@code findStaticVarHandle} and
+ * the array/byte-view VarHandle factories.
  */
 final class SeamRuleScanner {
 
     /** The one class allowed to touch the hardware. */
     static final String HARDWARE_PLATFORM = "io/spinlab/impl/platform/HardwarePlatform";
+
+    /** What impl may call on MethodHandles and its Lookup: the VarHandle mechanics, nothing reflective. */
+    private static final Set<String> VAR_HANDLE_MECHANICS = Set.of("lookup", "findVarHandle", "findStaticVarHandle",
+            "arrayElementVarHandle", "byteArrayViewVarHandle", "byteBufferViewVarHandle");
+
+    /** Methods of java.lang.Class that find members or classes by name. */
+    private static final Set<String> CLASS_REFLECTION = Set.of("forName", "getMethod", "getMethods",
+            "getDeclaredMethod", "getDeclaredMethods", "getField", "getFields", "getDeclaredField", "getDeclaredFields",
+            "getConstructor", "getConstructors", "getDeclaredConstructor", "getDeclaredConstructors",
+            "getRecordComponents", "getEnclosingMethod", "getEnclosingConstructor");
 
     private SeamRuleScanner() {
     }
@@ -76,6 +99,40 @@ final class SeamRuleScanner {
                     }
 
                     @Override
+                    public void visitInvokeDynamicInsn(String method, String desc, Handle bootstrap,
+                                                       Object... arguments) {
+                        handle(bootstrap, "bootstrap method");
+                        for (Object argument : arguments) {
+                            constant(argument, "method reference");
+                        }
+                    }
+
+                    @Override
+                    public void visitLdcInsn(Object value) {
+                        constant(value, "method handle constant");
+                    }
+
+                    /** A bootstrap argument or an ldc constant: a handle, or a dynamic constant holding some. */
+                    private void constant(Object value, String how) {
+                        if (value instanceof Handle h) {
+                            handle(h, how);
+                        } else if (value instanceof ConstantDynamic dynamic) {
+                            handle(dynamic.getBootstrapMethod(), how);
+                            for (int i = 0; i < dynamic.getBootstrapMethodArgumentCount(); i++) {
+                                constant(dynamic.getBootstrapMethodArgument(i), how);
+                            }
+                        }
+                    }
+
+                    private void handle(Handle h, String how) {
+                        String problem = forbiddenCall(h.getOwner(), h.getName());
+                        if (problem != null) {
+                            violations.add(where + ": " + how + " " + h.getOwner().replace('/', '.') + "::"
+                                    + h.getName() + " (" + problem + ")");
+                        }
+                    }
+
+                    @Override
                     public void visitTypeInsn(int opcode, String type) {
                         String problem = forbiddenType(type);
                         if (problem != null) {
@@ -105,6 +162,16 @@ final class SeamRuleScanner {
         if (owner.equals("java/util/concurrent/ThreadLocalRandom")) {
             return "hidden randomness: use Platform.nextRandom";
         }
+        if (owner.equals("java/lang/Class") && CLASS_REFLECTION.contains(method)) {
+            return "reflection: a member found by name escapes this check";
+        }
+        if ((owner.equals("java/lang/invoke/MethodHandles") || owner.equals("java/lang/invoke/MethodHandles$Lookup"))
+                && !VAR_HANDLE_MECHANICS.contains(method)) {
+            return "method-handle lookup: only VarHandle mechanics are allowed";
+        }
+        if (owner.equals("java/lang/invoke/MethodHandle")) {
+            return "method-handle call: a target found by name escapes this check";
+        }
         return forbiddenType(owner);
     }
 
@@ -120,6 +187,9 @@ final class SeamRuleScanner {
         }
         if (type.equals("sun/misc/Unsafe") || type.equals("jdk/internal/misc/Unsafe")) {
             return "Unsafe: use a VarHandle";
+        }
+        if (type.startsWith("java/lang/reflect/")) {
+            return "reflection: a member found by name escapes this check";
         }
         return null;
     }

@@ -1,6 +1,8 @@
 package io.spinlab.impl.buffer;
 
 import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.impl.testing.TestThreads;
+import io.spinlab.impl.testing.WaitWatchingPlatform;
 import io.spinlab.model.tuning.Knob;
 import io.spinlab.model.tuning.ReservationPolicy;
 import io.spinlab.model.tuning.Tuning;
@@ -10,6 +12,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -390,12 +393,23 @@ class EventBufferManagerTest {
 
     @Test
     void shouldWakeTheReaderWhenAWriterFillsABuffer() throws InterruptedException {
-        EventBufferManager manager = realTimeManager();
+        WaitWatchingPlatform watched = new WaitWatchingPlatform();
+        EventBufferManager manager = new EventBufferManager(watched.context(Tuning.current()), SMALL);
         EventWriter writer = manager.newWriter();
-        for (int i = 0; i < 3; i++) {
-            writer.write(bytes(100, i));
-        }
+        assertThat(writer.write(bytes(100, 0))).isEqualTo(WriteOutcome.WRITTEN);
+        ConcurrentLinkedQueue<Boolean> woken = new ConcurrentLinkedQueue<>();
+        try (TestThreads threads = new TestThreads()) {
+            Thread reader = threads.start("reader", () -> {
+                woken.add(manager.reader().awaitData(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS));
+            });
+            watched.awaitParked(reader, 0); // one event does not fill the 256-byte first buffer
+            assertThat(woken).as("the reader returned before any buffer filled").isEmpty();
 
-        assertThat(manager.reader().awaitData(10, TimeUnit.SECONDS)).isTrue();
+            for (int i = 1; i < 3; i++) {
+                assertThat(writer.write(bytes(100, i))).isEqualTo(WriteOutcome.WRITTEN);
+            }
+            threads.joinAll();
+        }
+        assertThat(woken).as("awaitData's result: woken by the filled buffer, not timed out").containsExactly(true);
     }
 }

@@ -60,9 +60,8 @@ class ManualResetEventTest {
     @Test
     void shouldTimeOutWhenNeverSet() throws InterruptedException {
         ManualResetEvent event = new ManualResetEvent(Tunings.hardware(Tuning.current()));
-        long start = System.nanoTime();
+        // That it waits its whole timeout is checked in virtual time (the simulator's TimedWaitsInVirtualTimeTest).
         assertThat(event.await(50, TimeUnit.MILLISECONDS)).isFalse();
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
         assertThat(event.await(0, TimeUnit.MILLISECONDS)).isFalse();
         assertThat(event.waiterCount()).isZero();
     }

@@ -1,6 +1,9 @@
 package io.spinlab.impl.pool;
 
 import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.impl.testing.TestThreads;
+import io.spinlab.impl.testing.WaitWatchingPlatform;
+import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -37,11 +40,10 @@ class LifoSemaphoreTest {
     @Test
     void shouldReturnFalseWhenTimeoutPassesWithoutSignal() {
         LifoSemaphore semaphore = new LifoSemaphore(SpinContext.hardware(), 0, 10, 10);
-        long start = System.nanoTime();
 
+        // That it waits its whole timeout is checked in virtual time (the simulator's TimedWaitsInVirtualTimeTest).
         assertThat(semaphore.await(TimeUnit.MILLISECONDS.toNanos(50), true)).isFalse();
 
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
         assertThat(semaphore.waiterCount()).isZero();
         assertThat(semaphore.spinnerCount()).isZero();
     }
@@ -55,106 +57,106 @@ class LifoSemaphoreTest {
 
     @Test
     void shouldWakeBlockedWaiterWhenReleased() throws Exception {
-        LifoSemaphore semaphore = new LifoSemaphore(SpinContext.hardware(), 0, 10, 0);
-        ConcurrentLinkedQueue<Boolean> results = new ConcurrentLinkedQueue<>();
-        Thread waiter = new Thread(() -> results.add(semaphore.await(10 * SECOND, false)));
-        waiter.start();
-        awaitWaiters(semaphore, 1);
+        WaitWatchingPlatform platform = new WaitWatchingPlatform();
+        LifoSemaphore semaphore = new LifoSemaphore(platform.context(Tuning.current()), 0, 10, 0);
+        try (TestThreads threads = new TestThreads()) {
+            Thread waiter = threads.start("waiter",
+                    () -> assertThat(semaphore.await(10 * SECOND, false)).as("woken by the release").isTrue());
+            platform.awaitParked(waiter, 0);
+            assertThat(semaphore.waiterCount()).isOne();
 
-        semaphore.release(1);
-        waiter.join(10_000);
-
-        assertThat(results).containsExactly(true);
+            semaphore.release(1);
+            threads.joinAll();
+        }
         assertThat(semaphore.waiterCount()).isZero();
     }
 
     @Test
     void shouldKeepWaitingAndKeepInterruptStatusWhenInterrupted() throws Exception {
-        LifoSemaphore semaphore = new LifoSemaphore(SpinContext.hardware(), 0, 10, 0);
+        WaitWatchingPlatform platform = new WaitWatchingPlatform();
+        LifoSemaphore semaphore = new LifoSemaphore(platform.context(Tuning.current()), 0, 10, 0);
         ConcurrentLinkedQueue<Boolean> results = new ConcurrentLinkedQueue<>();
-        Thread waiter = new Thread(() -> {
-            results.add(semaphore.await(10 * SECOND, false));
-            results.add(Thread.currentThread().isInterrupted());
-        });
-        waiter.start();
-        awaitWaiters(semaphore, 1);
+        try (TestThreads threads = new TestThreads()) {
+            Thread waiter = threads.start("waiter", () -> {
+                results.add(semaphore.await(10 * SECOND, false));
+                results.add(Thread.currentThread().isInterrupted());
+            });
+            platform.awaitParked(waiter, 0);
+            long parks = platform.parks(waiter);
 
-        waiter.interrupt();
-        Thread.sleep(50);
-        assertThat(results).as("still waiting after the interrupt").isEmpty();
-        semaphore.release(1);
-        waiter.join(10_000);
-
+            waiter.interrupt();
+            // The interrupt ends the park at once; the waiter must note it and park again.
+            platform.awaitParked(waiter, parks);
+            assertThat(results).as("still waiting after the interrupt").isEmpty();
+            semaphore.release(1);
+            threads.joinAll();
+        }
         assertThat(results).containsExactly(true, true);
     }
 
     @Test
     void shouldWakeNewestWaiterFirstWhenSeveralAreBlocked() throws Exception {
-        LifoSemaphore semaphore = new LifoSemaphore(SpinContext.hardware(), 0, 10, 0);
+        WaitWatchingPlatform platform = new WaitWatchingPlatform();
+        LifoSemaphore semaphore = new LifoSemaphore(platform.context(Tuning.current()), 0, 10, 0);
         ConcurrentLinkedQueue<Integer> wakeOrder = new ConcurrentLinkedQueue<>();
-        List<Thread> waiters = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            int id = i;
-            Thread t = new Thread(() -> {
-                if (semaphore.await(10 * SECOND, false)) {
+        try (TestThreads threads = new TestThreads()) {
+            List<Thread> waiters = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                int id = i;
+                Thread t = threads.start("waiter-" + i, () -> {
+                    assertThat(semaphore.await(10 * SECOND, false)).as("waiter %d woken", id).isTrue();
                     wakeOrder.add(id);
-                }
-            });
-            t.start();
-            waiters.add(t);
-            awaitWaiters(semaphore, i + 1);
-            Thread.sleep(20); // let it reach the park, so that arrival order is stack order
-        }
+                });
+                waiters.add(t);
+                // Parked means pushed on the stack: arrival order is stack order.
+                platform.awaitParked(t, 0);
+                assertThat(semaphore.waiterCount()).isEqualTo(i + 1);
+            }
 
-        semaphore.release(1);
-        waiters.get(2).join(10_000);
-        semaphore.release(2);
-        for (Thread t : waiters) {
-            t.join(10_000);
+            semaphore.release(1);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (wakeOrder.isEmpty() && System.nanoTime() - deadline < 0) {
+                Thread.sleep(1); // polling, bounded
+            }
+            assertThat(wakeOrder).as("woken by the first release").containsExactly(2);
+            semaphore.release(2);
+            threads.joinAll();
         }
-
-        assertThat(wakeOrder).hasSize(3);
-        assertThat(wakeOrder.peek()).as("first woken").isEqualTo(2);
+        assertThat(wakeOrder).hasSize(3).first().as("first woken").isEqualTo(2);
     }
 
     @Test
     void shouldHandEverySignalToSomeWaiterWhenManyWaitersAndReleasesRace() throws Exception {
         LifoSemaphore semaphore = new LifoSemaphore(SpinContext.hardware(), 0, 1_000, 20);
-        int threads = 4;
+        int threadsCount = 4;
         int perThread = 2_000;
-        List<Thread> waiters = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-            Thread t = new Thread(() -> {
-                for (int k = 0; k < perThread; k++) {
-                    if (!semaphore.await(30 * SECOND, true)) {
-                        throw new AssertionError("timed out waiting for a released signal");
+        try (TestThreads threads = new TestThreads()) {
+            for (int i = 0; i < threadsCount; i++) {
+                threads.start("waiter-" + i, () -> {
+                    for (int k = 0; k < perThread; k++) {
+                        assertThat(semaphore.await(30 * SECOND, true)).as("a released signal reached a waiter")
+                                .isTrue();
                     }
-                }
-            });
-            t.start();
-            waiters.add(t);
-        }
-        for (int k = 0; k < threads * perThread; k++) {
-            while (semaphore.signalCount() > 50) {
-                Thread.onSpinWait();
+                });
             }
-            semaphore.release(1);
-        }
-        for (Thread t : waiters) {
-            t.join(30_000);
-            assertThat(t.isAlive()).isFalse();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestThreads.JOIN_SECONDS);
+            for (int k = 0; k < threadsCount * perThread; k++) {
+                // Bounded: a lost signal or a failed waiter must fail the test, not hang the build.
+                while (semaphore.signalCount() > 50) {
+                    threads.rethrowFailures(); // a waiter that failed takes no more signals
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new AssertionError(semaphore.signalCount() + " signals not taken after " + k
+                                + " releases in " + TestThreads.JOIN_SECONDS + " s");
+                    }
+                    Thread.onSpinWait();
+                }
+                semaphore.release(1);
+            }
+            threads.joinAll();
         }
 
         assertThat(semaphore.signalCount()).isZero();
         assertThat(semaphore.waiterCount()).isZero();
         assertThat(semaphore.spinnerCount()).isZero();
-    }
-
-    private static void awaitWaiters(LifoSemaphore semaphore, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + 10 * SECOND;
-        while (semaphore.waiterCount() < n && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        assertThat(semaphore.waiterCount()).isEqualTo(n);
     }
 }

@@ -54,10 +54,15 @@ public final class TestThreads implements AutoCloseable {
                         + stack);
             }
         }
+        rethrowFailures();
+    }
+
+    /** Fails now if any task has thrown so far (for a test that waits on its threads in a loop of its own). */
+    public void rethrowFailures() {
         Throwable first = failures.peek();
         if (first != null) {
-            AssertionError error = new AssertionError(failures.size() + " thread(s) failed; first: " + first.getMessage(),
-                    first);
+            AssertionError error = new AssertionError(failures.size() + " thread(s) failed; first: "
+                    + first.getMessage(), first);
             failures.stream().skip(1).forEach(error::addSuppressed);
             throw error;
         }

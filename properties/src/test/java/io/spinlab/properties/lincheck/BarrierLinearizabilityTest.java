@@ -1,5 +1,7 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+
 import io.spinlab.impl.event.Barrier;
 import io.spinlab.model.spec.BarrierSpec;
 import io.spinlab.model.spec.Outcome;
@@ -38,6 +40,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * The tuning does not matter here: a zero-timeout wait returns before the spin phase.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class BarrierLinearizabilityTest {
     static final int INITIAL_PARTICIPANTS = 1;
 

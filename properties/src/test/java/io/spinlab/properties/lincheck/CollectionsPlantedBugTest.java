@@ -1,5 +1,8 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.model.spec.ConcurrentQueueSpec;
 import io.spinlab.model.spec.StackSpec;
 import io.spinlab.model.spec.WorkStealingQueueSpec;
@@ -18,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * algorithm, is caught by the same model-checking options and budget the real structures pass
  * with. If one of these stops failing, the corresponding linearizability test proves nothing.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class CollectionsPlantedBugTest {
 
     @Test

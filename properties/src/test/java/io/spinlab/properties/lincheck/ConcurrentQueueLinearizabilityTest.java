@@ -1,5 +1,8 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.impl.collections.ConcurrentQueue;
 import io.spinlab.model.spec.ConcurrentQueueSpec;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * make a handful of operations freeze segments, grow, drop drained ones and peek across them.
  */
 @Param(name = "value", gen = IntGen.class, conf = "1:9")
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class ConcurrentQueueLinearizabilityTest {
     private final ConcurrentQueue<Integer> queue = new ConcurrentQueue<>(CollectionsLincheck.context(), 2);
 

@@ -1,5 +1,8 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.impl.collections.ConcurrentStack;
 import io.spinlab.model.spec.StackSpec;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -11,6 +14,7 @@ import java.util.List;
 
 /** ConcurrentStack, ranges included, is linearizable against {@link StackSpec}. */
 @Param(name = "value", gen = IntGen.class, conf = "1:9")
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class ConcurrentStackLinearizabilityTest {
     private final ConcurrentStack<Integer> stack = new ConcurrentStack<>(CollectionsLincheck.context());
 

@@ -1,5 +1,7 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+
 import io.spinlab.impl.event.CountdownEvent;
 import io.spinlab.model.spec.CountdownEventSpec;
 import io.spinlab.model.tuning.Tuning;
@@ -23,6 +25,7 @@ import java.util.concurrent.TimeUnit;
  * event, set only after the CAS that reaches zero, so a thread could see a zero count and then
  * {@code await(0)} return false; it now reads the count first, as .NET does.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class CountdownEventLinearizabilityTest {
     static final int INITIAL_COUNT = 2;
 

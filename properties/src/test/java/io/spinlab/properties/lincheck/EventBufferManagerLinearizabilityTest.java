@@ -1,5 +1,8 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.impl.buffer.BufferManagerConfig;
 import io.spinlab.impl.buffer.EventBufferManager;
 import io.spinlab.impl.buffer.EventConsumer;
@@ -35,6 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the randomized properties do). A clock that ticks on every read gives every event a
  * distinct timestamp in real-time order, so the stream order is the linearization order.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class EventBufferManagerLinearizabilityTest {
     static final int MAX_PAYLOAD = 24;
     static final BufferManagerConfig CONFIG = new BufferManagerConfig(1 << 20, 64, 128, MAX_PAYLOAD, Long.MAX_VALUE);

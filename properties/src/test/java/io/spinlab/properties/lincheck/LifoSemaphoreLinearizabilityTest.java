@@ -1,5 +1,8 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.impl.pool.LifoSemaphore;
 import io.spinlab.model.spec.LifoSemaphoreSpec;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -13,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * with real threads in impl.
  */
 @Param(name = "count", gen = IntGen.class, conf = "1:2")
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class LifoSemaphoreLinearizabilityTest {
     private final LifoSemaphore semaphore = new LifoSemaphore(CollectionsLincheck.context(), 0, 1_000, 4);
 

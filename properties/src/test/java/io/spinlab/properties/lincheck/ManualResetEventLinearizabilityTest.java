@@ -1,5 +1,7 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+
 import io.spinlab.impl.event.ManualResetEvent;
 import io.spinlab.model.spec.ManualResetEventSpec;
 import io.spinlab.model.tuning.Tuning;
@@ -16,6 +18,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The event starts unset. The tuning does not matter here: without blocked waiters
  * {@code set} never takes the lock, and a zero-timeout wait returns before the spin phase.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class ManualResetEventLinearizabilityTest {
     private final ManualResetEvent event = new ManualResetEvent(
             CheckedContexts.of(Tuning.current()));

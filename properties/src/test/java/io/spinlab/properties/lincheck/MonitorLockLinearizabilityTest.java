@@ -1,5 +1,7 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+
 import io.spinlab.impl.lock.MonitorLock;
 import io.spinlab.model.spec.MonitorLockSpec;
 import io.spinlab.model.tuning.Tuning;
@@ -37,6 +39,7 @@ import java.util.concurrent.TimeUnit;
  *       that a lost wake-up fails the check (a result of -1) instead of hanging the run.</li>
  * </ul>
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class MonitorLockLinearizabilityTest {
     /** Long enough never to expire while the lock is handed on; only a lost wake-up reaches it. */
     static final long STRESS_ENTER_TIMEOUT_SECONDS = 5;

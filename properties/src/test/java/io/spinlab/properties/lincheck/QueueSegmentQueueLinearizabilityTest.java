@@ -1,5 +1,8 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.impl.collections.QueueSegmentQueue;
 import io.spinlab.model.spec.ConcurrentQueueSpec;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * Two-slot segments make a handful of operations link new segments and advance both ends.
  */
 @Param(name = "value", gen = IntGen.class, conf = "1:9")
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class QueueSegmentQueueLinearizabilityTest {
     private final QueueSegmentQueue<Integer> queue = new QueueSegmentQueue<>(CollectionsLincheck.context(), 2);
 

@@ -1,5 +1,7 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+
 import io.spinlab.impl.semaphore.SemaphoreSlim;
 import io.spinlab.model.spec.SemaphoreSpec;
 import io.spinlab.model.tuning.Tuning;
@@ -26,6 +28,7 @@ import java.util.concurrent.TimeUnit;
  * passed both checkers with the wake-up removed from {@code release}). Lost wake-ups are for the
  * real-thread and simulator checks.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class SemaphoreSlimLinearizabilityTest {
     static final int INITIAL_COUNT = 1;
     static final int MAX_COUNT = 3;

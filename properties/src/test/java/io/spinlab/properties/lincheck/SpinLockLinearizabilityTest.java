@@ -1,5 +1,7 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+
 import io.spinlab.impl.lock.SpinLock;
 import io.spinlab.model.spec.SpinLockSpec;
 import io.spinlab.model.tuning.Tuning;
@@ -36,6 +38,7 @@ import java.util.concurrent.TimeUnit;
  *       (a result of -1) instead of hanging the run.</li>
  * </ul>
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class SpinLockLinearizabilityTest {
     /** Long enough never to expire while the lock is passed on. */
     static final long STRESS_ENTER_TIMEOUT_SECONDS = 5;

@@ -1,5 +1,8 @@
 package io.spinlab.properties.lincheck;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.impl.collections.WorkStealingQueue;
 import io.spinlab.model.spec.WorkStealingQueueSpec;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -15,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * last-element race reachable.
  */
 @Param(name = "value", gen = IntGen.class, conf = "1:9")
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class WorkStealingQueueLinearizabilityTest {
     private final WorkStealingQueue<Integer> queue = new WorkStealingQueue<>(CollectionsLincheck.context(), 4);
 

@@ -1,5 +1,8 @@
 package io.spinlab.properties.sim;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.impl.spin.SpinBeforeBlock;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.machine.MachinePresets;
@@ -28,6 +31,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * <p>Measured in the simulator on one thread, with the PAUSE already measured (as in a process
  * that has been running), so only PAUSE, yield and sleep costs count.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class BoundedSpinningProperties {
 
     static final double REFERENCE_PAUSE_NS = 37.0 / 9;

@@ -1,5 +1,8 @@
 package io.spinlab.properties.sim;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.properties.engine.Draws;
@@ -20,6 +23,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Determinism: any generated (machine, workload, tuning, seed, faults) replays to the same digest. */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class DeterminismProperties {
 
     /** A simulated world and what runs in it. */

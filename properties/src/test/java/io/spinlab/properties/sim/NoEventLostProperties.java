@@ -1,5 +1,8 @@
 package io.spinlab.properties.sim;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.ReservationPolicy;
@@ -34,6 +37,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * A failure prints the world (with its seed) shrunk to the smallest one that still fails, and the
  * line that replays it. A reader with a planted bug shows that the check fails.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class NoEventLostProperties {
 
     static final MachineProfile BASE = MachinePresets.byName("skylake-i7-6700");

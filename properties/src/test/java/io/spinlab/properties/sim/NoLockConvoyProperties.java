@@ -1,5 +1,8 @@
 package io.spinlab.properties.sim;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
@@ -23,6 +26,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * (dotnet/coreclr #13978). Checked over generated wake-up latencies and processor counts: the
  * score at a slow wake-up must stay within half of the score at a fast one.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class NoLockConvoyProperties {
 
     static final MachineProfile BASE = MachinePresets.byName("skylake-i7-6700");

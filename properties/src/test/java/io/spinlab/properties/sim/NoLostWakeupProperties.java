@@ -1,5 +1,8 @@
 package io.spinlab.properties.sim;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.properties.engine.Draws;
 import io.spinlab.properties.junit.PropertyTest;
 import io.spinlab.sim.engine.SimulationResult;
@@ -13,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * wake-up shows as a deadlock report (every thread parked, no timer pending), which the engine
  * shrinks to the simplest world and fault schedule that still shows it.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class NoLostWakeupProperties {
 
     @PropertyTest(name = "no lost wake-up under faults")

@@ -1,5 +1,8 @@
 package io.spinlab.properties.sim;
 
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
+
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.GlobalQueuePolicy;
 import io.spinlab.model.tuning.Tuning;
@@ -35,6 +38,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  *       with nothing pending.</li>
  * </ul>
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class ThreadPoolExactlyOnceProperties {
 
     static Gen<PoolWorld.Item> items(int depth) {

@@ -31,9 +31,10 @@ import java.util.concurrent.TimeUnit;
  * what the score counts differs. Metrics: {@code threads} and {@code writers} (the same),
  * {@code attempted}, {@code written}, {@code dropped}, {@code read} (inside the window),
  * {@code efficiency} = read / (read + dropped) inside the window, the manager's
- * {@code lockAcquisitions} and {@code dropPathLockAcquisitions}, and {@code consistent} (1 when,
- * over the whole run, every written event was read once and every drop was seen as a gap; a run
- * that is not consistent fails instead).
+ * {@code lockAcquisitions} and {@code dropPathLockAcquisitions}, and over the whole run
+ * {@code writtenTotal}, {@code droppedTotal}, {@code readTotal} and {@code gapsSeen} (the drops
+ * the reader saw as sequence gaps): every written event read once and every drop seen as a gap
+ * means readTotal = writtenTotal and gapsSeen = droppedTotal; a run where either differs fails.
  *
  * <p>Each write attempt ticks once before it (the event's formatting, see {@link Work}) and the
  * reader ticks once per event it copies. The published run used 32 writers, 200-byte events, a
@@ -258,7 +259,10 @@ public final class EventPipeStress extends WindowedWorkload {
         metrics.put("efficiency", denominator == 0 ? 1.0 : (double) drain.readInWindow / denominator);
         metrics.put("lockAcquisitions", (double) diagnostics.lockAcquisitions());
         metrics.put("dropPathLockAcquisitions", (double) diagnostics.dropPathLockAcquisitions());
-        metrics.put("consistent", 1.0);
+        metrics.put("writtenTotal", (double) writtenTotal);
+        metrics.put("droppedTotal", (double) droppedTotal);
+        metrics.put("readTotal", (double) drain.readTotal);
+        metrics.put("gapsSeen", (double) drain.reader.dropsSeen());
         return new WorkloadResult(measured.workload(), measured.parameters(), measured.platform(),
                 measured.operations(), measured.elapsedNanos(), metrics);
     }

@@ -6,6 +6,7 @@ import io.spinlab.model.platform.Platform;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,6 +20,11 @@ import java.util.Map;
  * <p>Rounds alternate between two events ({@code go[round & 1]}) so that a fast waiter
  * starting round r + 1 cannot pass on round r's still-set event; a third event releases the
  * setter. With {@code delay}, the setter busy-waits that long before each set.
+ *
+ * <p>Metrics: {@code threads}; over the whole run (not only the window), {@code rounds} the
+ * setter completed and the fewest and most of them any one waiter passed
+ * ({@code fewestWaiterRounds}, {@code mostWaiterRounds}): all three are equal when every round
+ * was drained by every waiter exactly once.
  */
 public final class MresWaitDrainRate extends WindowedWorkload {
     /*
@@ -35,6 +41,10 @@ public final class MresWaitDrainRate extends WindowedWorkload {
      * previous round), sees `finished` and returns without counting. A waiter reads `finished`
      * before its decrement, and the setter decides only after every decrement of the round, so
      * no waiter leaves a round half done.
+     *
+     * Round counts: plain fields, each written once by its own thread as it returns and read
+     * by the controller after the join, which orders them; the simulator charges nothing for
+     * them, so they do not change the run.
      */
 
     public static final String NAME = "mres-wait-drain-rate";
@@ -76,10 +86,13 @@ public final class MresWaitDrainRate extends WindowedWorkload {
         MeasuredRun run = new MeasuredRun(context, window(), waiters + 1);
         run.metric("threads", waiters);
         for (int w = 0; w < waiters; w++) {
+            int waiter = w;
             run.start("waiter-" + w, slot -> {
-                for (int r = 0; round.awaitAndCount(r, run, slot); r++) {
-                    // each round counted in awaitAndCount
+                int r = 0;
+                while (round.awaitAndCount(r, run, slot)) {
+                    r++; // each round counted in awaitAndCount
                 }
+                round.waiterRounds[waiter] = r;
             });
         }
         run.start("setter", slot -> {
@@ -94,9 +107,16 @@ public final class MresWaitDrainRate extends WindowedWorkload {
                 r++;
             }
             round.finished = true;
+            round.setterRounds = r;
             round.go[r & 1].set();
         });
-        return run.measure(this, () -> { });
+        WorkloadResult measured = run.measure(this, () -> { });
+        Map<String, Double> metrics = new LinkedHashMap<>(measured.metrics());
+        metrics.put("rounds", (double) round.setterRounds);
+        metrics.put("fewestWaiterRounds", (double) Arrays.stream(round.waiterRounds).min().orElse(0));
+        metrics.put("mostWaiterRounds", (double) Arrays.stream(round.waiterRounds).max().orElse(0));
+        return new WorkloadResult(measured.workload(), measured.parameters(), measured.platform(),
+                measured.operations(), measured.elapsedNanos(), metrics);
     }
 
     /** The events and the countdown shared by one run. */
@@ -104,6 +124,10 @@ public final class MresWaitDrainRate extends WindowedWorkload {
         final ManualResetEvent[] go;
         final ManualResetEvent released;
         final int waiters;
+        /** Rounds each waiter passed, written by that waiter as it returns. */
+        final int[] waiterRounds;
+        /** Rounds the setter completed, written by the setter as it finishes. */
+        int setterRounds;
         volatile int remaining;
         volatile boolean finished;
 
@@ -111,6 +135,7 @@ public final class MresWaitDrainRate extends WindowedWorkload {
             this.go = new ManualResetEvent[] {new ManualResetEvent(context), new ManualResetEvent(context)};
             this.released = new ManualResetEvent(context);
             this.waiters = waiters;
+            this.waiterRounds = new int[waiters];
             this.remaining = waiters;
         }
 

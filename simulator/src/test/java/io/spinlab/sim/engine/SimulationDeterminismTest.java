@@ -22,8 +22,13 @@ class SimulationDeterminismTest {
     private static final MresWaitDrainRate DRAIN = new MresWaitDrainRate(ThreadCount.ofAbsolute(12), 0,
             new Window(20_000, 100_000));
 
+    /** A drain run that completed and counted wake-ups: a digest of a run that hung or failed proves nothing. */
     private static SimulatedRun drain(long seed, Faults faults) {
-        return WorkloadRunner.simulate(DRAIN, Tuning.current(), Simulation.builder(SKYLAKE).seed(seed).faults(faults));
+        SimulatedRun run = WorkloadRunner.simulate(DRAIN, Tuning.current(),
+                Simulation.builder(SKYLAKE).seed(seed).faults(faults));
+        assertThat(run.simulation().outcome()).as(run.simulation().report()).isEqualTo(Outcome.COMPLETED);
+        assertThat(run.result().operations()).as("wake-ups in the window, seed %d", seed).isPositive();
+        return run;
     }
 
     @Test
