@@ -342,11 +342,6 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
         }
     }
 
-    @Override
-    public String toString() {
-        return "ConcurrentQueue" + super.toString();
-    }
-
     /**
      * Walks the preserved, frozen segments of a snapshot. Each slot of the snapshot was
      * reserved by an enqueuer; if its item is not written yet the iterator waits for it.

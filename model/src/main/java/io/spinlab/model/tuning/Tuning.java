@@ -64,9 +64,13 @@ public record Tuning(
                     + ") and/or knob=value settings");
         }
         Tuning result = CURRENT;
-        String[] parts = trimmed.split(",");
+        String[] parts = trimmed.split(",", -1);
         for (int i = 0; i < parts.length; i++) {
             String part = parts[i].strip();
+            if (part.isEmpty()) {
+                throw new IllegalArgumentException("empty setting in tuning '" + text + "'; expected a preset ("
+                        + String.join(", ", presetNames()) + ") and/or knob=value settings separated by commas");
+            }
             int eq = part.indexOf('=');
             if (eq < 0) {
                 if (i != 0) {

@@ -142,6 +142,11 @@ public final class Property<T> {
     private Result runReplay(Body<? super T> body, Choices choices) {
         Source source = Source.replaying(choices);
         T example = gen.generate(source);
+        if (!source.recorded().equals(choices)) {
+            throw new IllegalArgumentException("replay " + choices + " is not a sequence this property's generator "
+                    + "draws (out of range, too short or too long): replaying it draws " + source.recorded()
+                    + ", the example " + describer.apply(example));
+        }
         Throwable failure = attempt(body, example);
         if (failure != null) {
             String message = "Property '" + name + "' failed on the replayed example " + choices + ":\n  example: "
@@ -149,7 +154,7 @@ public final class Property<T> {
             throw new PropertyFailure(message, failure, 0, example, example, choices, 0);
         }
         Result result = new Result(name, 1, 0);
-        System.out.println("property " + name + ": replayed " + choices + ", passed");
+        System.out.println("property " + name + ": replayed " + choices + " (" + describer.apply(example) + "), passed");
         return result;
     }
 

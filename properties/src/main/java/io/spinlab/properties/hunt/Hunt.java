@@ -8,6 +8,8 @@ import io.spinlab.properties.engine.Gens;
 import io.spinlab.properties.engine.Property;
 import io.spinlab.properties.engine.PropertyFailure;
 import io.spinlab.properties.sim.SimGens;
+import io.spinlab.sim.engine.Faults;
+import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.WorkloadRunner;
 
@@ -25,6 +27,9 @@ import java.util.Optional;
  */
 public final class Hunt {
 
+    /** Most cases one hunt may try: beyond this a hunt on 2 cores runs for days. */
+    public static final int MAX_BUDGET = 100_000;
+
     /** Thread multipliers tried, simplest (fewest threads) first. */
     public static final List<Double> MULTIPLIERS = List.of(0.5, 1.0, 2.0, 4.0, 16.0);
     /** Measured windows tried, in virtual microseconds, shortest first. */
@@ -41,8 +46,16 @@ public final class Hunt {
      * @param thresholdPercent a loss larger than this (in % of the baseline score) is a regression
      */
     public record Config(Tuning baseline, Tuning candidate, List<String> workloads, int budget, long seed,
-                         double thresholdPercent) {
+                         double thresholdPercent, Faults faults) {
+
+        /** A hunt without injected faults. */
+        public Config(Tuning baseline, Tuning candidate, List<String> workloads, int budget, long seed,
+                      double thresholdPercent) {
+            this(baseline, candidate, workloads, budget, seed, thresholdPercent, Faults.none());
+        }
+
         public Config {
+            Objects.requireNonNull(faults, "faults");
             Objects.requireNonNull(baseline, "baseline");
             Objects.requireNonNull(candidate, "candidate");
             workloads = List.copyOf(workloads);
@@ -51,8 +64,9 @@ public final class Hunt {
                         + String.join(", ", HuntWorkloads.names()));
             }
             workloads.forEach(HuntWorkloads::check);
-            if (budget < 1) {
-                throw new IllegalArgumentException("budget = " + budget + " is out of range; allowed 1 or more");
+            if (budget < 1 || budget > MAX_BUDGET) {
+                throw new IllegalArgumentException("budget = " + budget + " is out of range; allowed 1.." + MAX_BUDGET
+                        + " (each case runs two simulations)");
             }
             if (!(thresholdPercent >= 0 && thresholdPercent < 100)) {
                 throw new IllegalArgumentException("threshold = " + thresholdPercent + " % is out of range; allowed 0..100");
@@ -73,7 +87,8 @@ public final class Hunt {
      * @param huntSeed the seed of the hunt
      */
     public record Report(Optional<HuntCase> found, Optional<HuntCase> original, double baselineScore,
-                         double candidateScore, int casesTried, int shrinkSteps, String replay, long huntSeed) {
+                         double candidateScore, int casesTried, int shrinkSteps, String replay, long huntSeed,
+                         Optional<HuntCase> replayed) {
 
         /** The candidate's change against the baseline on the shrunk case, in %. */
         public double deltaPercent() {
@@ -81,6 +96,12 @@ public final class Hunt {
         }
 
         public String describe(Config config) {
+            if (found.isEmpty() && replayed.isPresent()) {
+                return String.format(Locale.ROOT, "hunt %s vs %s, replayed case: %s%n  baseline:  %.1f ops/ms%n"
+                        + "  candidate: %.1f ops/ms, %+.1f %%: no regression beyond %.1f %%",
+                        config.candidate().describe(), config.baseline().describe(), replayed.get(), baselineScore,
+                        candidateScore, deltaPercent(), config.thresholdPercent());
+            }
             if (found.isEmpty()) {
                 return String.format(Locale.ROOT, "hunt %s vs %s over %s: no regression beyond %.1f %% in %d cases "
                         + "(seed %d)", config.candidate().describe(), config.baseline().describe(), config.workloads(),
@@ -112,8 +133,13 @@ public final class Hunt {
 
     /** Runs one tuning on one case and returns its score in ops/ms. */
     public static double score(HuntCase huntCase, Tuning tuning) {
-        SimulatedRun run = WorkloadRunner.simulate(HuntWorkloads.create(huntCase), tuning, huntCase.machine(),
-                huntCase.seed());
+        return score(huntCase, tuning, Faults.none());
+    }
+
+    /** Runs one tuning on one case with {@code faults} injected and returns its score in ops/ms. */
+    public static double score(HuntCase huntCase, Tuning tuning, Faults faults) {
+        SimulatedRun run = WorkloadRunner.simulate(HuntWorkloads.create(huntCase), tuning,
+                Simulation.builder(huntCase.machine()).seed(huntCase.seed()).faults(faults));
         run.simulation().requireCompleted();
         return run.opsPerMs();
     }
@@ -152,6 +178,8 @@ public final class Hunt {
     private static Report run(Config config, String replayChoices, Listener listener) {
         int[] tried = {0};
         int[] triedBeforeFind = {0};
+        HuntCase[] last = {null};
+        double[] lastScores = {0, 0};
         Property<HuntCase> property = Property.forAll(cases(config.workloads()))
                 .named("hunt " + config.candidate().describe() + " vs " + config.baseline().describe())
                 .tries(config.budget()).seed(config.seed());
@@ -161,8 +189,11 @@ public final class Hunt {
         try {
             property.run(huntCase -> {
                 tried[0]++;
-                double base = score(huntCase, config.baseline());
-                double cand = score(huntCase, config.candidate());
+                double base = score(huntCase, config.baseline(), config.faults());
+                double cand = score(huntCase, config.candidate(), config.faults());
+                last[0] = huntCase;
+                lastScores[0] = base;
+                lastScores[1] = cand;
                 boolean regressed = cand < base * (1 - config.thresholdPercent() / 100);
                 if (regressed && triedBeforeFind[0] == 0) {
                     triedBeforeFind[0] = tried[0];
@@ -172,7 +203,12 @@ public final class Hunt {
                     throw new Regression(huntCase, base, cand);
                 }
             });
-            return new Report(Optional.empty(), Optional.empty(), 0, 0, tried[0], 0, "", config.seed());
+            if (replayChoices != null) {
+                return new Report(Optional.empty(), Optional.empty(), lastScores[0], lastScores[1], tried[0], 0, "",
+                        config.seed(), Optional.ofNullable(last[0]));
+            }
+            return new Report(Optional.empty(), Optional.empty(), 0, 0, tried[0], 0, "", config.seed(),
+                    Optional.empty());
         } catch (PropertyFailure failure) {
             if (!(failure.getCause() instanceof Regression regression)) {
                 throw failure;
@@ -180,9 +216,12 @@ public final class Hunt {
             HuntCase original = (HuntCase) failure.originalExample();
             String replay = "./spinlab hunt --baseline " + config.baseline().describe() + " --candidate "
                     + config.candidate().describe() + " --workload " + String.join(" --workload ", config.workloads())
-                    + " --threshold " + config.thresholdPercent() + " --replay " + failure.minimalChoices();
+                    + " --threshold " + config.thresholdPercent()
+                    + (config.faults().any() ? " --faults " + config.faults().describe() : "")
+                    + " --replay " + failure.minimalChoices();
             return new Report(Optional.of(regression.huntCase), Optional.of(original), regression.baseline,
-                    regression.candidate, triedBeforeFind[0], failure.shrinkSteps(), replay, config.seed());
+                    regression.candidate, triedBeforeFind[0], failure.shrinkSteps(), replay, config.seed(),
+                    Optional.empty());
         }
     }
 

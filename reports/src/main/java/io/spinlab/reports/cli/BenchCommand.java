@@ -58,15 +58,28 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         String regex = selectedFilter();
+        List<String> selected;
+        try {
+            selected = BenchRunner.benchmarks(regex);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new IllegalArgumentException("benchmark filter '" + regex + "' is not a regular expression: "
+                    + e.getDescription(), e);
+        }
+        if (selected.isEmpty()) {
+            throw new IllegalArgumentException("no benchmark matches '" + regex + "'; list them with bench --list");
+        }
         if (list) {
-            BenchRunner.benchmarks(regex).forEach(out::println);
+            selected.forEach(out::println);
             out.flush();
             return 0;
         }
-        if (!(seconds >= 0.001) || Double.isInfinite(seconds)) {
-            throw new IllegalArgumentException("--time " + seconds + " is out of range; allowed: a finite number of "
-                    + "seconds, at least 0.001 (JMH times iterations in whole milliseconds)");
+        if (!(seconds >= 0.001 && seconds <= MAX_SECONDS)) {
+            throw new IllegalArgumentException("--time " + seconds + " is out of range; allowed 0.001.." + MAX_SECONDS
+                    + " seconds (JMH times iterations in whole milliseconds)");
         }
+        checkRange("--warmup-iterations", warmupIterations, 0, MAX_ITERATIONS);
+        checkRange("--iterations", iterations, 1, MAX_ITERATIONS);
+        checkRange("--forks", forks, 1, MAX_FORKS);
         Duration time = Duration.ofMillis(Math.round(seconds * 1000));
         BenchRunner.Settings settings = new BenchRunner.Settings(warmupIterations, time, iterations, time, forks);
         List<BenchPair> pairs = BenchRunner.run(regex, settings, new PrintStream(System.err, true),
@@ -74,6 +87,17 @@ final class BenchCommand implements Callable<Integer> {
         out.print(BenchTable.format(pairs));
         out.flush();
         return 0;
+    }
+
+    /** Longest iteration: a minute already makes a full run take days. */
+    static final double MAX_SECONDS = 60;
+    static final int MAX_ITERATIONS = 100;
+    static final int MAX_FORKS = 20;
+
+    private static void checkRange(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(option + " " + value + " is out of range; allowed " + min + ".." + max);
+        }
     }
 
     String selectedFilter() {

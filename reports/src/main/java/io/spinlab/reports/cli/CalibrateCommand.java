@@ -34,6 +34,13 @@ final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
+        if (out != null) {
+            String name = String.valueOf(out.getFileName()).toLowerCase(Locale.ROOT);
+            if (!(name.endsWith(".json") || name.endsWith(".yaml") || name.endsWith(".yml"))) {
+                throw new IllegalArgumentException("--out " + out + " must end with .json, .yaml or .yml");
+            }
+            CliFiles.checkOutputFile("--out", out);
+        }
         HostCalibration.Settings settings = HostCalibration.Settings.defaults();
         CalibrationResult result;
         long points = (long) settings.workloads().size() * settings.tunings().size();

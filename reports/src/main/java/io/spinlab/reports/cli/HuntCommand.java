@@ -2,6 +2,7 @@ package io.spinlab.reports.cli;
 
 import io.spinlab.properties.hunt.Hunt;
 import io.spinlab.properties.hunt.HuntWorkloads;
+import io.spinlab.sim.engine.Faults;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,12 +43,16 @@ final class HuntCommand implements Callable<Integer> {
     private long seed;
 
     @Option(names = "--threshold", defaultValue = "10", paramLabel = "PERCENT",
-            description = "A loss beyond this % of the baseline score is a regression (default ${DEFAULT-VALUE}).")
+            description = "A loss beyond this %% of the baseline score is a regression (default ${DEFAULT-VALUE}).")
     private double threshold;
 
     @Option(names = "--replay", paramLabel = "CHOICES",
             description = "Replay one case from its printed choices (c:...).")
     private String replay;
+
+    @Option(names = "--faults", paramLabel = "FAULTS", defaultValue = "none", description = "Faults to inject in "
+            + "every run, drawn from each case's seed: " + Faults.SYNTAX + "; default ${DEFAULT-VALUE}.")
+    private String faults;
 
     @Option(names = "--fail-on-regression", description = "Exit with 1 when a regression is found.")
     private boolean failOnRegression;
@@ -63,7 +68,10 @@ final class HuntCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<String> names = workloads == null || workloads.isEmpty() ? HuntWorkloads.DEFAULT : workloads;
         Hunt.Config config = new Hunt.Config(RunSpec.loadTuning(baseline), RunSpec.loadTuning(candidate), names,
-                budget, seed, threshold);
+                budget, seed, threshold, Faults.parse(faults));
+        if (replay != null && spec.commandLine().getParseResult().hasMatchedOption("--budget")) {
+            throw new IllegalArgumentException("--replay runs the one case it names; --budget does not apply");
+        }
         Hunt.Report report;
         if (replay != null) {
             report = Hunt.replay(config, replay);

@@ -64,10 +64,18 @@ final class ReproduceCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** Most rows at once: each holds a simulation of up to 64 × processors threads. */
+    static final int MAX_PARALLELISM = 256;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
         List<String> names = experiments == null || experiments.isEmpty() ? Experiments.names() : experiments;
+        CliFiles.checkDistinct("EXPERIMENT", names);
+        if (parallelism < 0 || parallelism > MAX_PARALLELISM) {
+            throw new IllegalArgumentException("--parallelism " + parallelism + " is out of range; allowed 0 (one "
+                    + "per processor) or 1.." + MAX_PARALLELISM);
+        }
         List<Experiment> plan = names.stream().map(Experiments::byName).map(this::maybeQuick)
                 .map(e -> e.withMemoryModel(memoryModel)).toList();
         ReportWriter.prepare(out);

@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -43,9 +44,24 @@ final class RunCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** Fewer operations than this in the window make no score: a 0 or 1 says nothing about the primitive. */
+    static final long MIN_OPERATIONS = 100;
+
+    /** The options that only a simulated run has. */
+    private static final List<String> SIMULATION_ONLY = List.of("--machine", "--machine-file", "--set",
+            "--memory-model", "--seed", "--faults");
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (hardware) {
+            List<String> ignored = SIMULATION_ONLY.stream()
+                    .filter(option -> spec.commandLine().getParseResult().hasMatchedOption(option)).toList();
+            if (!ignored.isEmpty()) {
+                throw new IllegalArgumentException("--hardware runs on this machine's real threads and clock; "
+                        + String.join(", ", ignored) + " only apply to a simulated run");
+            }
+        }
         Workload workload = run.workload();
         Tuning tuning = run.tuning();
         WorkloadResult result;
@@ -65,6 +81,11 @@ final class RunCommand implements Callable<Integer> {
             }
             result = simulated.result();
             machineName = machine.name();
+        }
+        if (result.operations() < MIN_OPERATIONS) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "not measurable: %s counted %d operations "
+                    + "in %.3f ms, fewer than %d; give a longer --duration or fewer --threads", workload.describe(),
+                    result.operations(), result.elapsedNanos() / 1e6, MIN_OPERATIONS));
         }
         if (json) {
             out.println(toJson(workload, machineName, tuning, result, simulation, hardware ? null : run.seed));

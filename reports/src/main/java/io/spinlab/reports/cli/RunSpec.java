@@ -1,8 +1,10 @@
 package io.spinlab.reports.cli;
 
-import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineField;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.machine.MachineSpec;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.machine.MachineProfileFiles;
 import io.spinlab.sim.tuning.TuningFiles;
@@ -11,10 +13,11 @@ import io.spinlab.sim.workload.Workloads;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The options that say what one simulated run is: workload, machine, tuning, threads, seed, window. */
 final class RunSpec {
@@ -28,9 +31,14 @@ final class RunSpec {
     static final String DEFAULT_MACHINE = "skylake-i7-6700";
 
     @Option(names = "--machine", paramLabel = "PRESET|FILE",
-            description = "A machine preset (spinlab machines) or a profile file (.json, .yaml); default "
+            description = "A machine preset (spinlab machines), optionally with changed fields "
+                    + "('skylake-i7-6700 pauseCycles=300'), or a profile file (.json, .yaml); default "
                     + DEFAULT_MACHINE + ".")
     String machine;
+
+    @Option(names = "--set", paramLabel = "FIELD=VALUE", description = "Change one field of the machine, e.g. "
+            + "pauseCycles=300 (repeatable; fields: spinlab machines --json).")
+    List<String> sets = new ArrayList<>();
 
     @Option(names = "--machine-file", paramLabel = "FILE",
             description = "A machine profile file (.json, .yaml): a preset with \"base\" and changed fields, or every "
@@ -64,12 +72,16 @@ final class RunSpec {
             + "cost model (slower; off by default: Platform calls only).")
     boolean memoryModel;
 
+    @Option(names = "--faults", paramLabel = "FAULTS", defaultValue = "none", description = "Faults to inject, "
+            + "drawn from the seed: " + Faults.SYNTAX + "; default ${DEFAULT-VALUE}.")
+    String faults;
+
     Tuning tuning() {
         if (tuning != null && tuningFile != null) {
             throw new IllegalArgumentException("give --tuning or --tuning-file, not both");
         }
         if (tuningFile != null) {
-            return loadTuning(tuningFile.toString());
+            return loadTuningFile(tuningFile);
         }
         return loadTuning(tuning == null ? "current" : tuning);
     }
@@ -78,10 +90,31 @@ final class RunSpec {
         if (machine != null && machineFile != null) {
             throw new IllegalArgumentException("give --machine or --machine-file, not both");
         }
-        if (machineFile != null) {
-            return loadMachineFile(machineFile);
+        MachineProfile base = machineFile != null ? loadMachineFile(machineFile)
+                : loadMachine(machine == null ? DEFAULT_MACHINE : machine);
+        return withSettings(base, sets, "--set");
+    }
+
+    /** The faults of {@code --faults}. */
+    Faults faults() {
+        return Faults.parse(faults);
+    }
+
+    /** {@code base} with each {@code FIELD=VALUE} of {@code settings} applied; {@code option} names them in errors. */
+    static MachineProfile withSettings(MachineProfile base, List<String> settings, String option) {
+        Map<MachineField, String> fields = new LinkedHashMap<>();
+        for (String setting : settings) {
+            int eq = setting.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(option + " " + setting + " must be FIELD=VALUE; fields: "
+                        + String.join(", ", MachineField.names()));
+            }
+            MachineField field = MachineField.byName(setting.substring(0, eq).strip());
+            if (fields.put(field, setting.substring(eq + 1).strip()) != null) {
+                throw new IllegalArgumentException(option + " sets " + field.fieldName() + " twice");
+            }
         }
-        return loadMachine(machine == null ? DEFAULT_MACHINE : machine);
+        return MachineSpec.apply(base, fields);
     }
 
     Workload workload() {
@@ -103,7 +136,7 @@ final class RunSpec {
 
     /** A simulation of the chosen machine with the chosen seed and memory-model mode. */
     Simulation.Builder simulation() {
-        return Simulation.builder(machine()).seed(seed).memoryModel(memoryModel);
+        return Simulation.builder(machine()).seed(seed).memoryModel(memoryModel).faults(faults());
     }
 
     /** A preset by name, or a profile file when the text names one. */
@@ -111,20 +144,18 @@ final class RunSpec {
         String lower = text.toLowerCase(java.util.Locale.ROOT);
         boolean looksLikeFile = lower.endsWith(".json") || lower.endsWith(".yaml") || lower.endsWith(".yml");
         if (!looksLikeFile) {
-            return MachinePresets.byName(text);
+            return MachineSpec.parse(text);
         }
         return loadMachineFile(Path.of(text));
     }
 
     /** The profile in {@code path}, with a clear message when it is missing, unreadable or invalid. */
     static MachineProfile loadMachineFile(Path path) {
-        if (!Files.isRegularFile(path)) {
-            throw new IllegalArgumentException("machine file '" + path + "' does not exist");
-        }
+        CliFiles.checkInputFile("machine file", path);
         try {
             return MachineProfileFiles.load(path);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read machine file '" + path + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot read machine file '" + path + "': " + CliFiles.reason(e), e);
         }
     }
 
@@ -133,10 +164,19 @@ final class RunSpec {
         if (!TuningFiles.isFileName(text)) {
             return Tuning.parse(text);
         }
+        return loadTuningFile(Path.of(text.strip()));
+    }
+
+    /** The tuning file {@code path}, whatever its name: a wrong extension is named as such. */
+    static Tuning loadTuningFile(Path path) {
+        if (!TuningFiles.isFileName(String.valueOf(path.getFileName()))) {
+            throw new IllegalArgumentException("tuning file '" + path + "' must end with .json, .yaml or .yml");
+        }
+        CliFiles.checkInputFile("tuning file", path);
         try {
-            return TuningFiles.load(Path.of(text.strip()));
+            return TuningFiles.load(path);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read tuning file '" + text + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot read tuning file '" + path + "': " + CliFiles.reason(e), e);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.spinlab.reports.cli;
 
-import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.engine.SimulationResult;
 import io.spinlab.sim.trace.BlockerMetrics;
@@ -43,18 +42,21 @@ final class TraceCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** Most trace records: each takes about 100 bytes of heap while the run lasts. */
+    static final long MAX_LIMIT = 50_000_000;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("--limit " + limit + " is out of range; allowed 1.." + MAX_LIMIT);
+        }
+        CliFiles.checkOutputFile("--out", out);
         Workload workload = run.workload();
-        Simulation.Builder builder = run.simulation().faults(Faults.none()).trace(true).traceLimit(limit);
+        Simulation.Builder builder = run.simulation().trace(true).traceLimit(limit);
         SimulatedRun simulated = WorkloadRunner.simulate(run.workload, run.parameterText(), run.tuning(), builder);
         SimulationResult result = simulated.simulation();
         TraceRecorder trace = result.trace().orElseThrow(() -> new IllegalStateException("the run kept no trace"));
-        Path parent = out.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
         try (OutputStream file = Files.newOutputStream(out)) {
             trace.writeChromeJson(file);
         }

@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
 @Command(name = "whatif", mixinStandardHelpOptions = true,
         description = {"Sweep PAUSE cycles × processors (any other machine field can be set with --set) for chosen "
                 + "workloads and thread counts, run two tunings on each simulated machine, and print a table of "
-                + "Δ % (right against left) per workload; --out writes the report (tables, the "
+                + "Δ %% (right against left) per workload; --out writes the report (tables, the "
                 + "heat maps in index.html, every result) and a heat map SVG file per table. Answers: where does today's "
                 + "heuristic stop working?"})
 final class WhatifCommand implements Callable<Integer> {
@@ -85,6 +85,9 @@ final class WhatifCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** The machine fields each point of the sweep sets itself. */
+    private static final List<String> SWEPT_FIELDS = List.of("pauseCycles", "physicalCores", "logicalProcessors");
+
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
@@ -93,18 +96,28 @@ final class WhatifCommand implements Callable<Integer> {
         List<String> names = workloads.isEmpty() ? List.of("mres-wait-drain-rate") : workloads;
         List<ThreadCount> counts = (threads.isEmpty() ? List.of("1pc") : threads).stream().map(ThreadCount::parse)
                 .toList();
-        MachineProfile baseMachine = RunSpec.loadMachine(base);
+        CliFiles.checkDistinct("--workload", names);
+        CliFiles.checkDistinct("--threads", counts);
+        CliFiles.checkDistinct("--pause-cycles", pauseCycles);
+        CliFiles.checkDistinct("--processors", processors);
+        for (String set : sets) {
+            String field = set.contains("=") ? set.substring(0, set.indexOf('=')).strip() : set;
+            if (SWEPT_FIELDS.contains(field)) {
+                throw new IllegalArgumentException("--set " + set + ": the sweep sets " + field + " at every point; "
+                        + "give its values with --pause-cycles or --processors");
+            }
+        }
+        MachineProfile baseMachine = RunSpec.withSettings(RunSpec.loadMachine(base), sets, "--set");
+        for (int pause : pauseCycles) {
+            baseMachine.withPauseCycles(pause);
+        }
+        for (int procs : processors) {
+            baseMachine.withProcessors(procs, procs);
+        }
         if (out != null) {
             ReportWriter.prepare(out);
         }
         long start = System.nanoTime();
-        for (String set : sets) {
-            int eq = set.indexOf('=');
-            if (eq < 0) {
-                throw new IllegalArgumentException("--set " + set + " must be FIELD=VALUE");
-            }
-            baseMachine = baseMachine.withField(set.substring(0, eq).strip(), set.substring(eq + 1).strip());
-        }
         Map<String, Heatmap> maps = new LinkedHashMap<>();
         List<PlannedRow> rows = new ArrayList<>();
         for (String name : names) {

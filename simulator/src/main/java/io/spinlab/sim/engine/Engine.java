@@ -1,6 +1,6 @@
 package io.spinlab.sim.engine;
 
-import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineSpec;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.sim.memory.AccessKind;
 import io.spinlab.sim.memory.MemoryModel;
@@ -855,9 +855,8 @@ final class Engine {
     }
 
     String reproduction() {
-        String machineText = MachinePresets.contains(machine.name())
-                && MachinePresets.byName(machine.name()).equals(machine)
-                ? machine.name() : machine.toString();
+        String spec = MachineSpec.describe(machine);
+        String machineText = spec.contains(" ") ? "'" + spec + "'" : spec;
         return "machine=" + machineText + (context.isEmpty() ? "" : " " + context) + " seed=" + seed + " faults="
                 + faults.describe() + (memory != null ? " memory=on" : "");
     }

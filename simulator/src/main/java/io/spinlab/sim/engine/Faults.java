@@ -1,5 +1,7 @@
 package io.spinlab.sim.engine;
 
+import io.spinlab.sim.workload.Durations;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -105,6 +107,71 @@ public record Faults(
             parts.add("jitter=" + clockJitterNanos + "ns");
         }
         return String.join(",", parts);
+    }
+
+    /** What {@link #parse} accepts, for error messages and help. */
+    public static final String SYNTAX = "none, chaos, or comma-separated spurious=RATE/MAXDELAY, preempt=RATE/LENGTH, "
+            + "delayed-wake=RATE/MAXDELAY, jitter=AMOUNT (RATE a probability 0..1, times like 20us or 50000ns)";
+
+    /**
+     * The faults {@code text} names: {@code none}, {@code chaos}, or what {@link #describe()}
+     * writes (times may carry any unit {@link Durations} reads).
+     *
+     * @throws IllegalArgumentException naming the part that is wrong and the syntax
+     */
+    public static Faults parse(String text) {
+        String trimmed = text.strip();
+        if (trimmed.equals("none")) {
+            return none();
+        }
+        if (trimmed.equals("chaos")) {
+            return chaos();
+        }
+        if (trimmed.isEmpty()) {
+            throw new IllegalArgumentException("empty faults; valid: " + SYNTAX);
+        }
+        Faults faults = none();
+        List<String> seen = new ArrayList<>();
+        for (String part : trimmed.split(",", -1)) {
+            int eq = part.indexOf('=');
+            String kind = eq < 0 ? part.strip() : part.substring(0, eq).strip();
+            if (eq < 0 || !List.of("spurious", "preempt", "delayed-wake", "jitter").contains(kind)) {
+                throw new IllegalArgumentException("fault '" + part.strip() + "' is not valid; valid: " + SYNTAX);
+            }
+            if (seen.contains(kind)) {
+                throw new IllegalArgumentException("fault '" + kind + "' is given twice in '" + trimmed + "'");
+            }
+            seen.add(kind);
+            String value = part.substring(eq + 1).strip();
+            if (kind.equals("jitter")) {
+                faults = faults.withClockJitter(Durations.parseNanos("fault jitter", value));
+                continue;
+            }
+            int slash = value.indexOf('/');
+            if (slash < 0) {
+                throw new IllegalArgumentException("fault '" + part.strip() + "' must be " + kind + "=RATE/TIME; valid: "
+                        + SYNTAX);
+            }
+            double rate = parseRate(kind, value.substring(0, slash));
+            long nanos = Durations.parseNanos("fault " + kind, value.substring(slash + 1));
+            faults = switch (kind) {
+                case "spurious" -> faults.withSpuriousWakeups(rate, nanos);
+                case "preempt" -> faults.withPreemption(rate, nanos);
+                default -> faults.withDelayedWakeups(rate, nanos);
+            };
+        }
+        return faults;
+    }
+
+    private static double parseRate(String kind, String text) {
+        try {
+            double rate = Double.parseDouble(text.strip());
+            checkRate(kind + " rate", rate);
+            return rate;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("fault " + kind + " rate '" + text.strip() + "' is not a number; "
+                    + "allowed 0..1", e);
+        }
     }
 
     private static String rate(double value) {
