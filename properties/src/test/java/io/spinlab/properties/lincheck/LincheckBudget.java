@@ -1,6 +1,7 @@
 package io.spinlab.properties.lincheck;
 
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Options;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 
 /**
@@ -35,6 +36,16 @@ final class LincheckBudget {
     /** Stress testing with the budget; callers add the scenario shape and the specification. */
     static StressOptions stress() {
         return new StressOptions().iterations(iterations()).invocationsPerIteration(invocations());
+    }
+
+    /**
+     * Three threads of two operations, for the races that take three parties (two acquirers and
+     * a releaser, the owner and two thieves). Such scenarios cost several times as much per
+     * invocation, so they run half the scenarios and half the invocations of the budget.
+     */
+    static <O extends Options<O, ?>> O threeThreads(O options) {
+        return options.threads(3).actorsPerThread(2)
+                .iterations(Math.max(1, iterations() / 2)).invocationsPerIteration(Math.max(1, invocations() / 2));
     }
 
     private static int positive(String property, int defaultValue) {

@@ -2,6 +2,7 @@ package io.spinlab.properties.lincheck;
 
 import io.spinlab.impl.collections.QueueSegmentQueue;
 import io.spinlab.model.spec.ConcurrentQueueSpec;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -30,6 +31,10 @@ public class QueueSegmentQueueLinearizabilityTest {
         return queue.isEmpty();
     }
 
+    /** The segment's index CAS in tryEnqueue made a plain write: two producers reserve one slot. */
+    static final Mutation SLOT_RESERVED_TWICE = Mutation.casToPlainSet(
+            Mutation.nested(QueueSegmentQueue.class, "Segment"), "tryEnqueue", "INDEXES");
+
     @Test
     void shouldBeLinearizableWhenModelChecked() {
         CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class).check(getClass());
@@ -38,5 +43,26 @@ public class QueueSegmentQueueLinearizabilityTest {
     @Test
     void shouldBeLinearizableWhenStressed() {
         CollectionsLincheck.stress(ConcurrentQueueSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenModelChecked() {
+        LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenStressed() {
+        LincheckBudget.threeThreads(CollectionsLincheck.stress(ConcurrentQueueSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenModelChecked() {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class), getClass(),
+                SLOT_RESERVED_TWICE);
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenStressed() {
+        Planted.assertCaught(CollectionsLincheck.stress(ConcurrentQueueSpec.class), getClass(), SLOT_RESERVED_TWICE);
     }
 }

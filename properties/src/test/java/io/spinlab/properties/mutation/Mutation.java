@@ -59,7 +59,7 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         }
     }
 
-    /** The {@code occurrence}-th {@code compareAndSet} through the VarHandle in {@code varHandleField} becomes a set. */
+    /** The {@code occurrence}-th {@code compareAndSet} through the VarHandle in {@code varHandleField}: a set. */
     public static Mutation casToPlainSet(Class<?> target, String method, String varHandleField, int occurrence) {
         return new Mutation(target, method, Kind.CAS_TO_PLAIN_SET, varHandleField, occurrence);
     }
@@ -165,7 +165,7 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         }
     }
 
-    /** [handle, coordinates…, expected, new] → store new, pop expected, set(handle, coordinates…, new), push true. */
+    /** [handle, coordinates…, expected, new]: store new, pop expected, set(handle, coordinates…, new), true. */
     private static void replaceCas(MethodNode node, MethodInsnNode cas) {
         Type[] arguments = Type.getArgumentTypes(cas.desc);
         Type value = arguments[arguments.length - 1];
