@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -169,7 +170,11 @@ public final class Mutants {
             Path file = root.resolve(renamed(name) + ".class");
             try {
                 Files.createDirectories(file.getParent());
-                Files.write(file, writer.toByteArray());
+                // Surefire runs this module's classes in two JVMs at once: each writes the same bytes, and a
+                // rename makes sure the other never loads a half-written file.
+                Path partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".partial");
+                Files.write(partial, writer.toByteArray());
+                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
