@@ -6,6 +6,7 @@ import io.spinlab.impl.event.Barrier;
 import io.spinlab.model.spec.BarrierSpec;
 import io.spinlab.model.spec.Outcome;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -52,6 +53,34 @@ public class BarrierLinearizabilityTest {
     @Test
     public void stress() {
         LincheckBudget.stress().sequentialSpecification(PhaseBlindSpec.class).check(PhaseBlind.class);
+    }
+
+    /** addParticipants' CAS made a plain write: a concurrent arrival or removal is overwritten. */
+    static final Mutation ADD_WITHOUT_CAS = Mutation.casToPlainSet(Barrier.class, "addParticipants", "STATE");
+
+    @Test
+    public void plantedAddWithoutCasModelChecking() {
+        Planted.assertCaught(LincheckBudget.modelChecking().sequentialSpecification(PhaseBlindSpec.class),
+                PhaseBlind.class, ADD_WITHOUT_CAS);
+    }
+
+    @Test
+    public void plantedAddWithoutCasStress() {
+        Planted.assertCaught(LincheckBudget.stress().sequentialSpecification(PhaseBlindSpec.class),
+                PhaseBlind.class, ADD_WITHOUT_CAS);
+    }
+
+    /** The arriver, an adder and a remover, each on its own thread. */
+    @Test
+    public void threeThreadsModelChecking() {
+        LincheckBudget.threeThreads(LincheckBudget.modelChecking()).sequentialSpecification(PhaseBlindSpec.class)
+                .check(PhaseBlind.class);
+    }
+
+    @Test
+    public void threeThreadsStress() {
+        LincheckBudget.threeThreads(LincheckBudget.stress()).sequentialSpecification(PhaseBlindSpec.class)
+                .check(PhaseBlind.class);
     }
 
     @Test

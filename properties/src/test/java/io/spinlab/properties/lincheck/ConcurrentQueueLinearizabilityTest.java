@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.spinlab.impl.collections.ConcurrentQueue;
 import io.spinlab.model.spec.ConcurrentQueueSpec;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -44,6 +45,10 @@ public class ConcurrentQueueLinearizabilityTest {
         return queue.size();
     }
 
+    /** The segment's tail CAS made a plain write: two producers reserve one position, one item is lost. */
+    static final Mutation POSITION_RESERVED_TWICE = Mutation.casToPlainSet(
+            Mutation.nested(ConcurrentQueue.class, "Segment"), "tryEnqueue", "TAIL");
+
     @Test
     void shouldBeLinearizableWhenModelChecked() {
         CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class).check(getClass());
@@ -52,5 +57,27 @@ public class ConcurrentQueueLinearizabilityTest {
     @Test
     void shouldBeLinearizableWhenStressed() {
         CollectionsLincheck.stress(ConcurrentQueueSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenModelChecked() {
+        LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenStressed() {
+        LincheckBudget.threeThreads(CollectionsLincheck.stress(ConcurrentQueueSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenModelChecked() {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class), getClass(),
+                POSITION_RESERVED_TWICE);
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenStressed() {
+        Planted.assertCaught(CollectionsLincheck.stress(ConcurrentQueueSpec.class), getClass(),
+                POSITION_RESERVED_TWICE);
     }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.spinlab.impl.collections.ConcurrentStack;
 import io.spinlab.model.spec.StackSpec;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -53,6 +54,9 @@ public class ConcurrentStackLinearizabilityTest {
         return stack.size();
     }
 
+    /** push's CAS on head made a plain write: a push or pop in between is lost. */
+    static final Mutation PUSH_WITHOUT_CAS = Mutation.casToPlainSet(ConcurrentStack.class, "push", "HEAD");
+
     @Test
     void shouldBeLinearizableWhenModelChecked() {
         CollectionsLincheck.modelChecking(StackSpec.class).check(getClass());
@@ -61,5 +65,25 @@ public class ConcurrentStackLinearizabilityTest {
     @Test
     void shouldBeLinearizableWhenStressed() {
         CollectionsLincheck.stress(StackSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenModelChecked() {
+        LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(StackSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenStressed() {
+        LincheckBudget.threeThreads(CollectionsLincheck.stress(StackSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenModelChecked() {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(StackSpec.class), getClass(), PUSH_WITHOUT_CAS);
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenStressed() {
+        Planted.assertCaught(CollectionsLincheck.stress(StackSpec.class), getClass(), PUSH_WITHOUT_CAS);
     }
 }

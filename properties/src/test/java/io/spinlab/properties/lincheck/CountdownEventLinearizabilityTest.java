@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 import io.spinlab.impl.event.CountdownEvent;
 import io.spinlab.model.spec.CountdownEventSpec;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -37,6 +38,34 @@ public class CountdownEventLinearizabilityTest {
     @Test
     public void stress() {
         LincheckBudget.stress().sequentialSpecification(Spec.class).check(Operations.class);
+    }
+
+    /** signal(n)'s CAS made a plain write: two signals that read one count both bring it down from there. */
+    static final Mutation SIGNAL_LOST = Mutation.casToPlainSet(CountdownEvent.class, "signal(I)Z", "COUNT");
+
+    /** Two signallers and an adder. */
+    @Test
+    public void threeThreadsModelChecking() {
+        LincheckBudget.threeThreads(LincheckBudget.modelChecking()).sequentialSpecification(Spec.class)
+                .check(Operations.class);
+    }
+
+    @Test
+    public void threeThreadsStress() {
+        LincheckBudget.threeThreads(LincheckBudget.stress()).sequentialSpecification(Spec.class)
+                .check(Operations.class);
+    }
+
+    @Test
+    public void plantedSignalLostModelChecking() {
+        Planted.assertCaught(LincheckBudget.modelChecking().sequentialSpecification(Spec.class), Operations.class,
+                SIGNAL_LOST);
+    }
+
+    @Test
+    public void plantedSignalLostStress() {
+        Planted.assertCaught(LincheckBudget.stress().sequentialSpecification(Spec.class), Operations.class,
+                SIGNAL_LOST);
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.spinlab.impl.buffer.EventConsumer;
 import io.spinlab.impl.buffer.EventView;
 import io.spinlab.impl.buffer.EventWriter;
 import io.spinlab.impl.buffer.SequencePoint;
+import io.spinlab.impl.buffer.WriteOutcome;
 import io.spinlab.impl.platform.HardwarePlatform;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.platform.Platform;
@@ -16,6 +17,7 @@ import io.spinlab.model.spec.EventStreamSpec;
 import io.spinlab.model.tuning.Knob;
 import io.spinlab.model.tuning.ReservationPolicy;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -24,28 +26,48 @@ import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@link EventBufferManager}'s surface is linearizable with respect to {@link EventStreamSpec}:
- * two writers (each confined to one thread, as writers are), a reader, and stop.
+ * two writers (each confined to one thread, as writers are), a reader, and stop, under both
+ * reservation policies ({@code lockless}: a CAS loop on the total; {@code under-lock}: the
+ * manager lock around the check and the store).
  *
  * <p>The manager has 64- to 128-byte buffers, so writes keep allocating and linking new ones,
  * and the reader keeps taking write buffers away from writers in progress; payloads of 0..40
  * bytes against a 24-byte maximum make some writes oversized drops, which the reader must show
- * as gaps. The limit (1 MB) is never reached and sequence points never come due except the last
- * one, whose trailing drops this test leaves out: the spec does not model them (the unit tests
- * and the randomized properties do). A clock that ticks on every read gives every event a
- * distinct timestamp in real-time order, so the stream order is the linearization order.
+ * as gaps. In these scenarios the limit (1 MB) is never reached and sequence points never come
+ * due except the last one, whose trailing drops this test leaves out: the spec does not model
+ * them (the unit tests and the randomized properties do). A clock that ticks on every read gives
+ * every event a distinct timestamp in real-time order, so the stream order is the linearization
+ * order.
+ *
+ * <p>The limit is checked apart ({@link LimitedLockless}, {@link LimitedUnderLock},
+ * {@link LimitSpec}): a 192-byte limit, a first (64-byte) and a second (128-byte) buffer, so
+ * that once both writers hold a buffer a second one is refused and its write {@code DROPPED}.
+ * Without a reader nothing is ever freed, so which writes are dropped follows
+ * from the order of the reservations alone, and the spec can say it: it keeps each writer's room
+ * and the bytes reserved, the way the writers size their buffers. (With a reader it would depend
+ * on which buffers the reader has freed, which is outside the stream spec.)
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class EventBufferManagerLinearizabilityTest {
     static final int MAX_PAYLOAD = 24;
-    static final BufferManagerConfig CONFIG = new BufferManagerConfig(1 << 20, 64, 128, MAX_PAYLOAD, Long.MAX_VALUE);
-
-    private final EventBufferManager manager = new EventBufferManager(context(ReservationPolicy.LOCKLESS), CONFIG);
-    private final EventWriter writer0 = manager.newWriter();
-    private final EventWriter writer1 = manager.newWriter();
+    static final int BASE_BUFFER = 64;
+    static final int MAX_BUFFER = 128;
+    static final BufferManagerConfig CONFIG = new BufferManagerConfig(1 << 20, BASE_BUFFER, MAX_BUFFER, MAX_PAYLOAD,
+            Long.MAX_VALUE);
+    /**
+     * A first buffer and a second one: once both writers hold a first buffer, neither gets a
+     * second; a writer that gets its second first leaves the other none.
+     */
+    static final long SMALL_LIMIT = BASE_BUFFER + MAX_BUFFER;
+    static final BufferManagerConfig LIMITED = CONFIG.withLimitBytes(SMALL_LIMIT);
+    /** An event's header (timestamp, sequence number, length), as EventBuffer lays it out. */
+    static final int EVENT_HEADER = 16;
 
     static SpinContext context(ReservationPolicy policy) {
         Tuning tuning = Tuning.current().with(Knob.RESERVATION, policy);
@@ -76,26 +98,132 @@ public class EventBufferManagerLinearizabilityTest {
         }
     }
 
-    @Operation(nonParallelGroup = "writer0")
-    public String write0(@Param(gen = IntGen.class, conf = "0:40") int length) {
-        return writer0.write(new byte[length]).name();
+    /** Two writers and stop on one manager; subclasses choose the reservation and the limit. */
+    public abstract static class Writers {
+        final EventBufferManager manager;
+        private final EventWriter writer0;
+        private final EventWriter writer1;
+
+        Writers(ReservationPolicy policy, BufferManagerConfig config) {
+            manager = new EventBufferManager(context(policy), config);
+            writer0 = manager.newWriter();
+            writer1 = manager.newWriter();
+        }
+
+        @Operation(nonParallelGroup = "writer0")
+        public String write0(@Param(gen = IntGen.class, conf = "0:40") int length) {
+            return writer0.write(new byte[length]).name();
+        }
+
+        @Operation(nonParallelGroup = "writer1")
+        public String write1(@Param(gen = IntGen.class, conf = "0:40") int length) {
+            return writer1.write(new byte[length]).name();
+        }
+
+        @Operation(runOnce = true)
+        public void stop() {
+            manager.stop();
+        }
     }
 
-    @Operation(nonParallelGroup = "writer1")
-    public String write1(@Param(gen = IntGen.class, conf = "0:40") int length) {
-        return writer1.write(new byte[length]).name();
+    /** The writers and a reader, with a limit never reached. */
+    public abstract static class Operations extends Writers {
+        Operations(ReservationPolicy policy) {
+            super(policy, CONFIG);
+        }
+
+        @Operation(nonParallelGroup = "reader")
+        public String read() {
+            StreamText text = new StreamText();
+            manager.reader().read(text);
+            return text.stream.toString().strip();
+        }
     }
 
-    @Operation(nonParallelGroup = "reader")
-    public String read() {
-        StreamText text = new StreamText();
-        manager.reader().read(text);
-        return text.stream.toString().strip();
+    /** {@code reservation=lockless}. */
+    public static final class Lockless extends Operations {
+        public Lockless() {
+            super(ReservationPolicy.LOCKLESS);
+        }
     }
 
-    @Operation(runOnce = true)
-    public void stop() {
-        manager.stop();
+    /** {@code reservation=under-lock}. */
+    public static final class UnderLock extends Operations {
+        public UnderLock() {
+            super(ReservationPolicy.UNDER_LOCK);
+        }
+    }
+
+    /** The writers against {@link #SMALL_LIMIT}, lockless reservation. */
+    public static final class LimitedLockless extends Writers {
+        public LimitedLockless() {
+            super(ReservationPolicy.LOCKLESS, LIMITED);
+        }
+    }
+
+    /** The writers against {@link #SMALL_LIMIT}, under-lock reservation. */
+    public static final class LimitedUnderLock extends Writers {
+        public LimitedUnderLock() {
+            super(ReservationPolicy.UNDER_LOCK, LIMITED);
+        }
+    }
+
+    /**
+     * Two writers against a limit, no reader: each writer appends to its buffer while the event
+     * fits, else reserves a new buffer sized as the writers size them (the base size times the
+     * buffers it holds plus one, at most the maximum, at least the event); a reservation that
+     * would pass the limit drops the write. Nothing is freed.
+     */
+    public static final class LimitSpec {
+        private final int[] room = new int[2];
+        private final int[] buffers = new int[2];
+        private long reserved;
+        private boolean stopped;
+
+        public String write0(int length) {
+            return write(0, length);
+        }
+
+        public String write1(int length) {
+            return write(1, length);
+        }
+
+        public void stop() {
+            stopped = true;
+        }
+
+        private String write(int writer, int length) {
+            if (stopped) {
+                return EventStreamSpec.STOPPED;
+            }
+            if (length > MAX_PAYLOAD) {
+                return EventStreamSpec.DROPPED_OVERSIZED;
+            }
+            int eventBytes = EVENT_HEADER + length;
+            if (buffers[writer] > 0 && room[writer] >= eventBytes) {
+                room[writer] -= eventBytes;
+                return EventStreamSpec.WRITTEN;
+            }
+            int bytes = Math.max(Math.min(BASE_BUFFER * (buffers[writer] + 1), MAX_BUFFER), eventBytes);
+            if (reserved + bytes > SMALL_LIMIT) {
+                return WriteOutcome.DROPPED.name();
+            }
+            reserved += bytes;
+            buffers[writer]++;
+            room[writer] = bytes - eventBytes;
+            return EventStreamSpec.WRITTEN;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof LimitSpec that && Arrays.equals(room, that.room)
+                    && Arrays.equals(buffers, that.buffers) && reserved == that.reserved && stopped == that.stopped;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(Arrays.hashCode(room), Arrays.hashCode(buffers), reserved, stopped);
+        }
     }
 
     /** The stream as the spec writes it; drops revealed only by a sequence point are left out. */
@@ -178,20 +306,80 @@ public class EventBufferManagerLinearizabilityTest {
         }
     }
 
-    private static <O extends Options<O, ?>> O budget(O options) {
+    private static <O extends Options<O, ?>> O budget(O options, Class<?> spec) {
         return options.iterations(Integer.getInteger("spinlab.lincheck.iterations", 10))
                 .invocationsPerIteration(Integer.getInteger("spinlab.lincheck.invocations", 1_000))
-                .sequentialSpecification(Spec.class);
+                .sequentialSpecification(spec);
     }
 
     /** Two threads, so that most scenarios run a write against a read. */
+    static ModelCheckingOptions modelCheckingOptions(Class<?> spec) {
+        return budget(new ModelCheckingOptions(), spec).threads(2).actorsPerThread(2);
+    }
+
+    /** Three threads: both writers and the reader at once. */
+    static StressOptions stressOptions(Class<?> spec) {
+        return budget(new StressOptions(), spec).threads(3).actorsPerThread(3);
+    }
+
+    /*
+     * Not planted here: the lockless reservation's CAS made a plain write (two writers' first
+     * buffers counted as one). It survived both checkers at this budget (checked): it shows only
+     * in scenarios where both writers reserve a first buffer at once and one writer then needs a
+     * second, which 10 random scenarios of 2 x 2 operations seldom contain.
+     */
+
+    /** The under-lock reservation's limit check skipped: a reservation that passes the limit is granted. */
+    static final Mutation LIMIT_NOT_CHECKED = Mutation.branchAlwaysTaken(Mutation.inPackage(EventBufferManager.class,
+            "UnderLockReservation"), "tryReserve", "IFLE", 0);
+
     @Test
     public void modelChecking() {
-        budget(new ModelCheckingOptions()).threads(2).actorsPerThread(2).check(getClass());
+        modelCheckingOptions(Spec.class).check(Lockless.class);
     }
 
     @Test
     public void stress() {
-        budget(new StressOptions()).threads(3).actorsPerThread(3).check(getClass());
+        stressOptions(Spec.class).check(Lockless.class);
+    }
+
+    @Test
+    public void underLockModelChecking() {
+        modelCheckingOptions(Spec.class).check(UnderLock.class);
+    }
+
+    @Test
+    public void underLockStress() {
+        stressOptions(Spec.class).check(UnderLock.class);
+    }
+
+    @Test
+    public void limitLocklessModelChecking() {
+        modelCheckingOptions(LimitSpec.class).check(LimitedLockless.class);
+    }
+
+    @Test
+    public void limitLocklessStress() {
+        stressOptions(LimitSpec.class).check(LimitedLockless.class);
+    }
+
+    @Test
+    public void limitUnderLockModelChecking() {
+        modelCheckingOptions(LimitSpec.class).check(LimitedUnderLock.class);
+    }
+
+    @Test
+    public void limitUnderLockStress() {
+        stressOptions(LimitSpec.class).check(LimitedUnderLock.class);
+    }
+
+    @Test
+    public void plantedLimitNotCheckedModelChecking() {
+        Planted.assertCaught(modelCheckingOptions(LimitSpec.class), LimitedUnderLock.class, LIMIT_NOT_CHECKED);
+    }
+
+    @Test
+    public void plantedLimitNotCheckedStress() {
+        Planted.assertCaught(stressOptions(LimitSpec.class), LimitedUnderLock.class, LIMIT_NOT_CHECKED);
     }
 }

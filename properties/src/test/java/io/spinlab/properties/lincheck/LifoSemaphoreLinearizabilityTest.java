@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.spinlab.impl.pool.LifoSemaphore;
 import io.spinlab.model.spec.LifoSemaphoreSpec;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -35,6 +36,9 @@ public class LifoSemaphoreLinearizabilityTest {
         return semaphore.signalCount();
     }
 
+    /** The packed counts' one CAS (casCounts) made a plain write: a signal taken twice, a release lost. */
+    static final Mutation COUNTS_WITHOUT_CAS = Mutation.casToPlainSet(LifoSemaphore.class, "casCounts", "COUNTS");
+
     @Test
     void shouldBeLinearizableWhenModelChecked() {
         CollectionsLincheck.modelChecking(LifoSemaphoreSpec.class).check(getClass());
@@ -43,5 +47,26 @@ public class LifoSemaphoreLinearizabilityTest {
     @Test
     void shouldBeLinearizableWhenStressed() {
         CollectionsLincheck.stress(LifoSemaphoreSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenModelChecked() {
+        LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(LifoSemaphoreSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenStressed() {
+        LincheckBudget.threeThreads(CollectionsLincheck.stress(LifoSemaphoreSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenModelChecked() {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(LifoSemaphoreSpec.class), getClass(),
+                COUNTS_WITHOUT_CAS);
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenStressed() {
+        Planted.assertCaught(CollectionsLincheck.stress(LifoSemaphoreSpec.class), getClass(), COUNTS_WITHOUT_CAS);
     }
 }

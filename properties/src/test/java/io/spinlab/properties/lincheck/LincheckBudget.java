@@ -1,6 +1,7 @@
 package io.spinlab.properties.lincheck;
 
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Options;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 
 /**
@@ -35,6 +36,20 @@ final class LincheckBudget {
     /** Stress testing with the budget; callers add the scenario shape and the specification. */
     static StressOptions stress() {
         return new StressOptions().iterations(iterations()).invocationsPerIteration(invocations());
+    }
+
+    /**
+     * Three threads of two operations, for the races that take three parties (two acquirers and
+     * a releaser, the owner and two thieves). Such scenarios cost several times as much per
+     * invocation: model checking runs half the scenarios and half the invocations of the budget;
+     * stress, whose invocations each start and join three threads, half the scenarios and a fifth
+     * of the invocations (the model checker is what explores the three-party interleavings).
+     */
+    static <O extends Options<O, ?>> O threeThreads(O options) {
+        int divisor = options instanceof StressOptions ? 5 : 2;
+        return options.threads(3).actorsPerThread(2)
+                .iterations(Math.max(1, iterations() / 2))
+                .invocationsPerIteration(Math.max(1, invocations() / divisor));
     }
 
     private static int positive(String property, int defaultValue) {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 import io.spinlab.impl.lock.MonitorLock;
 import io.spinlab.model.spec.MonitorLockSpec;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Options;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -62,6 +63,32 @@ public class MonitorLockLinearizabilityTest {
     @Test
     public void convoyOwnershipStress() {
         ownership(LincheckBudget.stress()).check(ConvoyOwnership.class);
+    }
+
+    /** The barging fast path's CAS made a plain write: two threads that see the lock free both own it. */
+    static final Mutation OWNED_TWICE = Mutation.casToPlainSet(MonitorLock.class, "tryLockFast", "STATE", 0);
+
+    @Test
+    public void plantedOwnedTwiceModelChecking() {
+        Planted.assertCaught(ownership(LincheckBudget.modelChecking()), BargingOwnership.class, OWNED_TWICE);
+    }
+
+    @Test
+    public void plantedOwnedTwiceStress() {
+        Planted.assertCaught(ownership(LincheckBudget.stress()), BargingOwnership.class, OWNED_TWICE);
+    }
+
+    /** Three contenders: one holds the lock, one queues and parks, one arrives as it is released. */
+    @Test
+    public void bargingCriticalSectionsThreeThreadsModelChecking() {
+        LincheckBudget.threeThreads(LincheckBudget.modelChecking()).sequentialSpecification(MonitorLockSpec.class)
+                .check(BargingCriticalSections.class);
+    }
+
+    @Test
+    public void bargingCriticalSectionsThreeThreadsStress() {
+        LincheckBudget.threeThreads(LincheckBudget.stress()).sequentialSpecification(MonitorLockSpec.class)
+                .check(BargingTimedCriticalSections.class);
     }
 
     @Test

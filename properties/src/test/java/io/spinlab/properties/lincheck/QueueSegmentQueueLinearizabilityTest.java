@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.spinlab.impl.collections.QueueSegmentQueue;
 import io.spinlab.model.spec.ConcurrentQueueSpec;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -34,6 +35,10 @@ public class QueueSegmentQueueLinearizabilityTest {
         return queue.isEmpty();
     }
 
+    /** The segment's index CAS in tryEnqueue made a plain write: two producers reserve one slot. */
+    static final Mutation SLOT_RESERVED_TWICE = Mutation.casToPlainSet(
+            Mutation.nested(QueueSegmentQueue.class, "Segment"), "tryEnqueue", "INDEXES");
+
     @Test
     void shouldBeLinearizableWhenModelChecked() {
         CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class).check(getClass());
@@ -42,5 +47,26 @@ public class QueueSegmentQueueLinearizabilityTest {
     @Test
     void shouldBeLinearizableWhenStressed() {
         CollectionsLincheck.stress(ConcurrentQueueSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenModelChecked() {
+        LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenStressed() {
+        LincheckBudget.threeThreads(CollectionsLincheck.stress(ConcurrentQueueSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenModelChecked() {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class), getClass(),
+                SLOT_RESERVED_TWICE);
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenStressed() {
+        Planted.assertCaught(CollectionsLincheck.stress(ConcurrentQueueSpec.class), getClass(), SLOT_RESERVED_TWICE);
     }
 }

@@ -5,9 +5,13 @@ import org.junit.jupiter.api.Timeout;
 import io.spinlab.impl.semaphore.SemaphoreSlim;
 import io.spinlab.model.spec.SemaphoreSpec;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Options;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
@@ -64,13 +68,49 @@ public class SemaphoreSlimLinearizabilityTest {
         return semaphore.currentCount();
     }
 
+    /** tryAcquire's CAS made a plain write: two acquirers that read one permit both take it. */
+    static final Mutation PERMIT_TAKEN_TWICE = Mutation.casToPlainSet(SemaphoreSlim.class, "tryAcquire()Z", "STATE");
+
+    static ModelCheckingOptions modelCheckingOptions() {
+        return LincheckBudget.modelChecking().sequentialSpecification(Spec.class);
+    }
+
+    static StressOptions stressOptions() {
+        return LincheckBudget.stress().sequentialSpecification(Spec.class);
+    }
+
+    /** Two acquirers and a releaser: three threads of two operations. */
+    static <O extends Options<O, ?>> O threeThreads(O options) {
+        return LincheckBudget.threeThreads(options).sequentialSpecification(Spec.class);
+    }
+
     @Test
     public void modelChecking() {
-        LincheckBudget.modelChecking().sequentialSpecification(Spec.class).check(getClass());
+        modelCheckingOptions().check(getClass());
     }
 
     @Test
     public void stress() {
-        LincheckBudget.stress().sequentialSpecification(Spec.class).check(getClass());
+        stressOptions().check(getClass());
+    }
+
+    @Test
+    public void threeThreadsModelChecking() {
+        threeThreads(LincheckBudget.modelChecking()).check(getClass());
+    }
+
+    @Test
+    public void threeThreadsStress() {
+        threeThreads(LincheckBudget.stress()).check(getClass());
+    }
+
+    @Test
+    public void plantedPermitTakenTwiceModelChecking() {
+        Planted.assertCaught(modelCheckingOptions(), getClass(), PERMIT_TAKEN_TWICE);
+    }
+
+    @Test
+    public void plantedPermitTakenTwiceStress() {
+        Planted.assertCaught(stressOptions(), getClass(), PERMIT_TAKEN_TWICE);
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 import io.spinlab.impl.lock.SpinLock;
 import io.spinlab.model.spec.SpinLockSpec;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.BooleanGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -63,6 +64,34 @@ public class SpinLockLinearizabilityTest {
     @Test
     public void anonymousStress() {
         LincheckBudget.stress().sequentialSpecification(AnonymousSpec.class).check(Anonymous.class);
+    }
+
+    /** tryEnter's CAS (anonymous mode) made a plain write: two threads that see the lock free both take it. */
+    static final Mutation ENTERED_TWICE = Mutation.casToPlainSet(SpinLock.class, "tryEnter()Z", "OWNER");
+
+    @Test
+    public void plantedEnteredTwiceModelChecking() {
+        Planted.assertCaught(LincheckBudget.modelChecking().sequentialSpecification(AnonymousSpec.class),
+                Anonymous.class, ENTERED_TWICE);
+    }
+
+    @Test
+    public void plantedEnteredTwiceStress() {
+        Planted.assertCaught(LincheckBudget.stress().sequentialSpecification(AnonymousSpec.class),
+                Anonymous.class, ENTERED_TWICE);
+    }
+
+    /** Two acquirers and a releaser: the releaser thread's exits race with both threads' tryEnter. */
+    @Test
+    public void anonymousThreeThreadsModelChecking() {
+        LincheckBudget.threeThreads(LincheckBudget.modelChecking()).sequentialSpecification(AnonymousSpec.class)
+                .check(Anonymous.class);
+    }
+
+    @Test
+    public void anonymousThreeThreadsStress() {
+        LincheckBudget.threeThreads(LincheckBudget.stress()).sequentialSpecification(AnonymousSpec.class)
+                .check(Anonymous.class);
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.spinlab.impl.collections.WorkStealingQueue;
 import io.spinlab.model.spec.WorkStealingQueueSpec;
+import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -44,6 +45,10 @@ public class WorkStealingQueueLinearizabilityTest {
         }
     }
 
+    /** pop skips its re-check under the lock: the owner takes the last element a thief has just taken. */
+    static final Mutation POP_SKIPS_RECHECK_UNDER_LOCK = Mutation.branchNeverTaken(
+            WorkStealingQueue.class, "pop", "IF_ICMPGT", 1);
+
     @Test
     void shouldBeLinearizableWhenModelChecked() {
         CollectionsLincheck.modelChecking(WorkStealingQueueSpec.class).check(getClass());
@@ -52,5 +57,27 @@ public class WorkStealingQueueLinearizabilityTest {
     @Test
     void shouldBeLinearizableWhenStressed() {
         CollectionsLincheck.stress(WorkStealingQueueSpec.class).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenModelChecked() {
+        LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(WorkStealingQueueSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldBeLinearizableWithThreeThreadsWhenStressed() {
+        LincheckBudget.threeThreads(CollectionsLincheck.stress(WorkStealingQueueSpec.class)).check(getClass());
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenModelChecked() {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(WorkStealingQueueSpec.class), getClass(),
+                POP_SKIPS_RECHECK_UNDER_LOCK);
+    }
+
+    @Test
+    void shouldCatchPlantedBugWhenStressed() {
+        Planted.assertCaught(CollectionsLincheck.stress(WorkStealingQueueSpec.class), getClass(),
+                POP_SKIPS_RECHECK_UNDER_LOCK);
     }
 }

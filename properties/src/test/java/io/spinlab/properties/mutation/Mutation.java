@@ -1,0 +1,204 @@
+package io.spinlab.properties.mutation;
+
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One planted bug: one instruction of one method of a real class, changed. {@link Mutants}
+ * loads a copy of the class with the change (and of the code that uses it); the class on the
+ * class path stays as it is.
+ *
+ * <p>The kinds are the bugs a concurrent primitive is one slip away from:
+ * <ul>
+ *   <li>{@link #casToPlainSet}: a {@code VarHandle.compareAndSet} becomes a plain
+ *       {@code VarHandle.set} of the new value that reports success, so two threads that read the
+ *       same value both "win" (a lost update, a permit taken twice, a lock entered twice);</li>
+ *   <li>{@link #branchNeverTaken}: a conditional jump is never taken, its operands dropped (a
+ *       skipped re-check: the code goes on as if the condition it tested did not hold);</li>
+ *   <li>{@link #branchAlwaysTaken}: a conditional jump is always taken (a skipped check: the
+ *       code goes on as if the condition it tested held).</li>
+ * </ul>
+ * Weakened fences (a volatile write made plain) are not among them: Lincheck's model checker
+ * explores sequentially consistent executions only, and stress runs on x86 (TSO) hardly ever
+ * reorder, so neither checker could show such a mutant.
+ *
+ * @param target the real class to change
+ * @param method the method's name, or name and descriptor ({@code "signal(I)Z"}) when overloaded
+ * @param kind what changes
+ * @param anchor for a CAS, the static VarHandle field it goes through; for a branch, the opcode's name
+ * @param occurrence which matching instruction in the method, from 0
+ */
+public record Mutation(Class<?> target, String method, Kind kind, String anchor, int occurrence) {
+
+    /** What a mutation changes. */
+    public enum Kind {
+        CAS_TO_PLAIN_SET,
+        BRANCH_NEVER_TAKEN,
+        BRANCH_ALWAYS_TAKEN
+    }
+
+    public Mutation {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(anchor, "anchor");
+        if (occurrence < 0) {
+            throw new IllegalArgumentException("occurrence = " + occurrence + " is negative; allowed 0 or more");
+        }
+    }
+
+    /** The {@code occurrence}-th {@code compareAndSet} through the VarHandle in {@code varHandleField}: a set. */
+    public static Mutation casToPlainSet(Class<?> target, String method, String varHandleField, int occurrence) {
+        return new Mutation(target, method, Kind.CAS_TO_PLAIN_SET, varHandleField, occurrence);
+    }
+
+    /** The only (or first) {@code compareAndSet} through {@code varHandleField} in the method becomes a set. */
+    public static Mutation casToPlainSet(Class<?> target, String method, String varHandleField) {
+        return casToPlainSet(target, method, varHandleField, 0);
+    }
+
+    /**
+     * The {@code occurrence}-th conditional jump with opcode {@code opcodeName} ({@code "IF_ICMPGT"},
+     * {@code "IFEQ"}, …) in the method is never taken.
+     */
+    public static Mutation branchNeverTaken(Class<?> target, String method, String opcodeName, int occurrence) {
+        return new Mutation(target, method, Kind.BRANCH_NEVER_TAKEN, opcodeName, occurrence);
+    }
+
+    /** The {@code occurrence}-th conditional jump with opcode {@code opcodeName} in the method is always taken. */
+    public static Mutation branchAlwaysTaken(Class<?> target, String method, String opcodeName, int occurrence) {
+        return new Mutation(target, method, Kind.BRANCH_ALWAYS_TAKEN, opcodeName, occurrence);
+    }
+
+    /** A package-private top-level class in {@code neighbour}'s package. */
+    public static Class<?> inPackage(Class<?> neighbour, String simpleName) {
+        try {
+            return Class.forName(neighbour.getPackageName() + "." + simpleName, false, neighbour.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException(neighbour.getPackageName() + " has no class " + simpleName, e);
+        }
+    }
+
+    /** A nested class of {@code outer} that the tests cannot name (private or package-private elsewhere). */
+    public static Class<?> nested(Class<?> outer, String simpleName) {
+        try {
+            return Class.forName(outer.getName() + "$" + simpleName, false, outer.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException(outer.getName() + " has no nested class " + simpleName, e);
+        }
+    }
+
+    /** A name fit for a package: the class, the method, the kind and the site. */
+    String id() {
+        String name = target.getSimpleName() + "_" + method.replaceAll("[^A-Za-z0-9]", "_") + "_"
+                + kind.name().toLowerCase(java.util.Locale.ROOT) + "_" + anchor + "_" + occurrence;
+        return name.replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    @Override
+    public String toString() {
+        String site = switch (kind) {
+            case CAS_TO_PLAIN_SET -> "compareAndSet on " + anchor + " #" + occurrence + " -> plain set";
+            case BRANCH_NEVER_TAKEN -> anchor + " #" + occurrence + " -> never taken";
+            case BRANCH_ALWAYS_TAKEN -> anchor + " #" + occurrence + " -> always taken";
+        };
+        return target.getSimpleName() + "." + method + ": " + site;
+    }
+
+    boolean matches(MethodNode node) {
+        int paren = method.indexOf('(');
+        return paren < 0 ? node.name.equals(method) : (node.name + node.desc).equals(method);
+    }
+
+    /** Changes the site in {@code node}; fails if the method has no such site. */
+    void apply(MethodNode node) {
+        List<AbstractInsnNode> sites = sites(node);
+        if (occurrence >= sites.size()) {
+            throw new IllegalStateException(this + ": the method has " + sites.size() + " such sites");
+        }
+        AbstractInsnNode site = sites.get(occurrence);
+        switch (kind) {
+            case CAS_TO_PLAIN_SET -> replaceCas(node, (MethodInsnNode) site);
+            case BRANCH_NEVER_TAKEN -> dropBranch(node, (JumpInsnNode) site, false);
+            case BRANCH_ALWAYS_TAKEN -> dropBranch(node, (JumpInsnNode) site, true);
+            default -> throw new AssertionError(kind);
+        }
+    }
+
+    private List<AbstractInsnNode> sites(MethodNode node) {
+        List<AbstractInsnNode> sites = new ArrayList<>();
+        String lastVarHandle = null;
+        boolean branch = kind != Kind.CAS_TO_PLAIN_SET;
+        int opcode = branch ? opcodeOf(anchor) : -1;
+        for (AbstractInsnNode insn : node.instructions) {
+            if (insn instanceof FieldInsnNode field && field.getOpcode() == Opcodes.GETSTATIC
+                    && field.desc.equals("Ljava/lang/invoke/VarHandle;")) {
+                lastVarHandle = field.name;
+            } else if (kind == Kind.CAS_TO_PLAIN_SET && insn instanceof MethodInsnNode call
+                    && call.owner.equals("java/lang/invoke/VarHandle") && call.name.equals("compareAndSet")
+                    && anchor.equals(lastVarHandle)) {
+                sites.add(call);
+            } else if (branch && insn instanceof JumpInsnNode && insn.getOpcode() == opcode) {
+                sites.add(insn);
+            }
+        }
+        return sites;
+    }
+
+    private static int opcodeOf(String name) {
+        try {
+            return Opcodes.class.getField(name).getInt(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException("no opcode named " + name, e);
+        }
+    }
+
+    /** [handle, coordinates…, expected, new]: store new, pop expected, set(handle, coordinates…, new), true. */
+    private static void replaceCas(MethodNode node, MethodInsnNode cas) {
+        Type[] arguments = Type.getArgumentTypes(cas.desc);
+        Type value = arguments[arguments.length - 1];
+        int temp = node.maxLocals;
+        node.maxLocals += value.getSize();
+        StringBuilder setDesc = new StringBuilder("(");
+        for (int i = 0; i < arguments.length - 2; i++) {
+            setDesc.append(arguments[i].getDescriptor());
+        }
+        setDesc.append(value.getDescriptor()).append(")V");
+        InsnList replacement = new InsnList();
+        replacement.add(new VarInsnNode(value.getOpcode(Opcodes.ISTORE), temp));
+        replacement.add(new InsnNode(value.getSize() == 2 ? Opcodes.POP2 : Opcodes.POP));
+        replacement.add(new VarInsnNode(value.getOpcode(Opcodes.ILOAD), temp));
+        replacement.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, cas.owner, "set", setDesc.toString(), false));
+        replacement.add(new InsnNode(Opcodes.ICONST_1));
+        node.instructions.insert(cas, replacement);
+        node.instructions.remove(cas);
+    }
+
+    /** A conditional jump becomes pops of what it compared, then falls through or jumps. */
+    private static void dropBranch(MethodNode node, JumpInsnNode jump, boolean taken) {
+        int opcode = jump.getOpcode();
+        if (opcode == Opcodes.GOTO || opcode == Opcodes.JSR) {
+            throw new IllegalArgumentException("not a conditional jump: " + opcode);
+        }
+        boolean twoOperands = opcode >= Opcodes.IF_ICMPEQ && opcode <= Opcodes.IF_ACMPNE;
+        InsnList replacement = new InsnList();
+        replacement.add(new InsnNode(twoOperands ? Opcodes.POP2 : Opcodes.POP));
+        if (taken) {
+            replacement.add(new JumpInsnNode(Opcodes.GOTO, jump.label));
+        }
+        node.instructions.insert(jump, replacement);
+        node.instructions.remove(jump);
+    }
+}
