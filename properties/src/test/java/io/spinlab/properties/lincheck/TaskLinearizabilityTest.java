@@ -10,6 +10,9 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link ThreadPool} {@link Task} runs its code exactly once, however many threads call
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * ({@code ThreadPoolExactlyOnceProperties}) and, for its work-stealing queue, by
  * {@link WorkStealingQueueLinearizabilityTest}.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 public class TaskLinearizabilityTest {
     private int runs;
     private final Task<Integer> task = newPool().submit(() -> ++runs);

@@ -1,8 +1,11 @@
 package io.spinlab.properties.mutation;
 
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
@@ -115,6 +118,31 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             case BRANCH_ALWAYS_TAKEN -> anchor + " #" + occurrence + " -> always taken";
         };
         return target.getSimpleName() + "." + method + ": " + site;
+    }
+
+    /**
+     * The class file {@code original} of {@link #target()} with this mutation applied and its
+     * names unchanged: for loaders that define the mutant in place of the real class (the
+     * simulator's guest loader, which is never shared with unmodified runs).
+     *
+     * @throws IllegalStateException if the method or the site is not there
+     */
+    public byte[] applyTo(byte[] original) {
+        ClassNode node = new ClassNode();
+        new ClassReader(original).accept(node, ClassReader.SKIP_FRAMES);
+        List<MethodNode> methods = node.methods.stream().filter(this::matches).toList();
+        if (methods.size() != 1) {
+            throw new IllegalStateException(this + ": " + methods.size() + " methods match " + method);
+        }
+        apply(methods.getFirst());
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+            @Override
+            protected ClassLoader getClassLoader() {
+                return target.getClassLoader();
+            }
+        };
+        node.accept(writer);
+        return writer.toByteArray();
     }
 
     boolean matches(MethodNode node) {

@@ -112,6 +112,13 @@ public record PoolWorld(MachineProfile machine, boolean memoryModel, long seed, 
         item.children().forEach(child -> count(child, count));
     }
 
+    /** This world with the memory model and the global queue set. */
+    public PoolWorld withMemoryModelAndQueue(boolean newMemoryModel, GlobalQueuePolicy newQueue) {
+        return new PoolWorld(machine, newMemoryModel, seed, faults, newQueue, perItemRequests, minWorkers,
+                maxWorkers, idleTimeoutNanos, gateIntervalNanos, submitters, shutdownBy, shutdownAfter,
+                shutdownDelayNanos, shutdownNow, plant);
+    }
+
     /** The world with another plant. */
     public PoolWorld withPlant(Plant newPlant) {
         return new PoolWorld(machine, memoryModel, seed, faults, globalQueue, perItemRequests, minWorkers, maxWorkers,

@@ -20,8 +20,12 @@ final class ScenarioRunner {
     private ScenarioRunner() {
     }
 
-    /** The run's facts, and what the scenario observed if the run completed. */
-    record Run<R>(Optional<R> observed, SimulationResult simulation) {
+    /**
+     * The run's facts, what the scenario observed if the run completed, and what it had observed
+     * by the end of the run whether or not it completed (a pool that never terminates may still have
+     * recorded an item run twice).
+     */
+    record Run<R>(Optional<R> observed, SimulationResult simulation, Optional<R> observedSoFar) {
 
         /**
          * The observation.
@@ -54,7 +58,8 @@ final class ScenarioRunner {
         Simulation sim = simulation.initialize(type).build();
         scenario.start(sim.platform(), tuning);
         SimulationResult result = sim.run();
-        return new Run<>(result.completed() ? Optional.ofNullable(scenario.observed()) : Optional.empty(), result);
+        Optional<R> soFar = Optional.ofNullable(scenario.observed());
+        return new Run<>(result.completed() ? soFar : Optional.empty(), result, soFar);
     }
 
     private static Class<?> load(Simulation.Builder simulation, String name) {

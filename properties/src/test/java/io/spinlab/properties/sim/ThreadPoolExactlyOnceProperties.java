@@ -1,8 +1,6 @@
 package io.spinlab.properties.sim;
 
-import org.junit.jupiter.api.Timeout;
-import java.util.concurrent.TimeUnit;
-
+import io.spinlab.impl.collections.ConcurrentQueue;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.GlobalQueuePolicy;
 import io.spinlab.model.tuning.Tuning;
@@ -10,13 +8,16 @@ import io.spinlab.properties.engine.Gen;
 import io.spinlab.properties.engine.Gens;
 import io.spinlab.properties.engine.Property;
 import io.spinlab.properties.engine.PropertyFailure;
+import io.spinlab.properties.mutation.Mutation;
 import io.spinlab.properties.sim.guest.ThreadPoolScenario;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -94,7 +95,10 @@ class ThreadPoolExactlyOnceProperties {
     }
 
     static void assertExactlyOnce(PoolWorld world) {
-        ScenarioRunner.Run<PoolObservation> run = simulate(world);
+        assertExactlyOnce(world, simulate(world));
+    }
+
+    static void assertExactlyOnce(PoolWorld world, ScenarioRunner.Run<PoolObservation> run) {
         PoolObservation seen = run.require();
         assertThat(problems(world, seen)).as("exactly-once broken in %s%n%s%nreproduce: %s", world, summary(seen),
                 run.simulation().reproduction()).isEmpty();
@@ -183,6 +187,42 @@ class ThreadPoolExactlyOnceProperties {
         Property.forAll(worlds()).named("thread pool: every item exactly once (simulated)")
                 .tries(DeterminismProperties.triesFromBuild())
                 .run(ThreadPoolExactlyOnceProperties::assertExactlyOnce);
+    }
+
+    /**
+     * The real pool with one instruction of its global queue mutated: the CAS by which a worker
+     * claims the head slot of a ConcurrentQueue segment becomes a plain store, so two workers
+     * that read the same head both take its item. The memory model makes each shared access a
+     * scheduling point, so the generated schedules interleave two dequeuers there.
+     */
+    @Test
+    void shouldCatchAPoolWhoseGlobalQueueHandsOneItemToTwoWorkers() {
+        Mutation mutant = Mutation.casToPlainSet(Mutation.nested(ConcurrentQueue.class, "Segment"), "tryDequeue",
+                "HEAD");
+        String target = mutant.target().getName();
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(worlds().map(w -> w.withMemoryModelAndQueue(true, GlobalQueuePolicy.CONCURRENT_QUEUE)))
+                        .named("planted: " + mutant).seed(1).tries(50).maxShrinkAttempts(200)
+                        .run(world -> {
+                            Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed())
+                                    .faults(world.faults()).memoryModel(true)
+                                    .guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes)
+                                            : bytes);
+                            ScenarioRunner.Run<PoolObservation> run = ScenarioRunner.simulate(
+                                    ThreadPoolScenario.class, world, Tuning.current(), simulation,
+                                    "scenario=" + ThreadPoolScenario.class.getSimpleName() + " mutant=" + mutant);
+                            // A doubled item can also leave the queue's bookkeeping so that the pool never
+                            // terminates: judge what was observed by then, so the failure names the double run.
+                            run.observedSoFar().ifPresent(seen -> assertThat(problems(world, seen))
+                                    .as("exactly-once broken in %s%nreproduce: %s", world,
+                                            run.simulation().reproduction())
+                                    .noneMatch(problem -> problem.matches("#\\d+ accepted, ran [2-9]\\d* time.*")));
+                            assertExactlyOnce(world, run);
+                        }));
+        assertThat(failure).as("a global queue that hands one item to two workers must break the property")
+                .isNotNull();
+        System.out.println(failure.getMessage());
+        assertThat(failure.getCause()).hasMessageContaining(" accepted, ran 2 time(s)");
     }
 
     @Test

@@ -11,6 +11,8 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -24,6 +26,10 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the measured profile here (.json or .yaml).")
     private Path out;
+
+    @Option(names = "--workload", paramLabel = "NAME", description = "Calibrate on these workloads only (repeatable; "
+            + "default: every workload).", completionCandidates = RunSpec.WorkloadNames.class)
+    private List<String> workloads = new ArrayList<>();
 
     @Mixin
     private ProgressOptions progress;
@@ -41,7 +47,11 @@ final class CalibrateCommand implements Callable<Integer> {
             }
             CliFiles.checkOutputFile("--out", out);
         }
-        HostCalibration.Settings settings = HostCalibration.Settings.defaults();
+        CliFiles.checkDistinct("--workload", workloads);
+        HostCalibration.Settings defaults = HostCalibration.Settings.defaults();
+        HostCalibration.Settings settings = workloads.isEmpty() ? defaults
+                : new HostCalibration.Settings(defaults.hardwareWindow(), defaults.simulatedWindow(),
+                        defaults.repetitions(), defaults.tunings(), workloads);
         CalibrationResult result;
         long points = (long) settings.workloads().size() * settings.tunings().size();
         try (Progress bar = progress.start("calibrate", points)) {

@@ -43,7 +43,7 @@ class CommandLineErrorsTest {
         textTuning = Files.writeString(tmp.resolve("x.txt"), "base: current");
     }
 
-    private static final String W = "mres-ping-pong";
+    private static final String W = "mres-wait-latency";
 
     static Stream<Arguments> badInputs() {
         List<Arguments> cases = new ArrayList<>();

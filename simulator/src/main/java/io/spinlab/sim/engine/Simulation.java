@@ -206,6 +206,8 @@ public final class Simulation {
         private final List<Class<?>> initialize = new ArrayList<>();
         private boolean memoryModel;
         private final List<String> guestPrefixes = new ArrayList<>(GuestClassLoader.DEFAULT_GUEST_PREFIXES);
+        private GuestClassLoader.Transform guestTransform;
+        private GuestClassLoader transformedLoader;
 
         private Builder(MachineProfile machine) {
             this.machine = Objects.requireNonNull(machine, "machine");
@@ -294,7 +296,27 @@ public final class Simulation {
          * packages, shared by all runs); available whether or not the memory model is on.
          */
         public GuestClassLoader guestLoader() {
+            if (guestTransform != null) {
+                if (transformedLoader == null) {
+                    transformedLoader = new GuestClassLoader(Simulation.class.getClassLoader(), guestPrefixes,
+                            guestTransform);
+                }
+                return transformedLoader;
+            }
             return GuestClassLoader.shared(Simulation.class.getClassLoader(), guestPrefixes);
+        }
+
+        /**
+         * Rewrites each guest class file before it is instrumented: {@code transform} gets the
+         * binary class name and the original bytes and returns the bytes to load (the same array
+         * for a class it leaves alone). For planting a bug in the real code of a primitive — one
+         * mutated instruction — to show that a property catches it. Such a simulation gets a
+         * class loader of its own, never shared with unmodified runs.
+         */
+        public Builder guestTransform(GuestClassLoader.Transform transform) {
+            this.guestTransform = Objects.requireNonNull(transform, "transform");
+            this.transformedLoader = null;
+            return this;
         }
 
         public Simulation build() {

@@ -60,6 +60,7 @@ public final class GuestClassLoader extends ClassLoader {
 
     private final List<String> guestPrefixes;
     private final FieldLayouts layouts;
+    private final Transform transform;
     private final AtomicLong instrumentedClasses = new AtomicLong();
     private final AtomicLong instrumentedSites = new AtomicLong();
 
@@ -70,9 +71,28 @@ public final class GuestClassLoader extends ClassLoader {
      * @param guestPrefixes class-name prefixes of the guest packages, e.g. {@code org.agrona.}
      */
     public GuestClassLoader(ClassLoader parent, List<String> guestPrefixes) {
+        this(parent, guestPrefixes, Transform.NONE);
+    }
+
+    /**
+     * A new loader that rewrites each guest class file with {@code transform} before
+     * instrumenting it (never shared: see {@link io.spinlab.sim.engine.Simulation.Builder#guestTransform}).
+     */
+    public GuestClassLoader(ClassLoader parent, List<String> guestPrefixes, Transform transform) {
         super("spinlab-guest", Objects.requireNonNull(parent, "parent"));
         this.guestPrefixes = normalize(guestPrefixes);
         this.layouts = FieldLayouts.of(parent);
+        this.transform = Objects.requireNonNull(transform, "transform");
+    }
+
+    /** A rewrite of guest class files before instrumentation, e.g. one planted mutation. */
+    @FunctionalInterface
+    public interface Transform {
+        /** Leaves every class as it is. */
+        Transform NONE = (binaryName, original) -> original;
+
+        /** The bytes to load for the guest class {@code binaryName} whose class file is {@code original}. */
+        byte[] apply(String binaryName, byte[] original);
     }
 
     /** The loader shared by every run with this parent and these prefixes. */
@@ -159,7 +179,8 @@ public final class GuestClassLoader extends ClassLoader {
         if (original == null) {
             throw new ClassNotFoundException(name);
         }
-        AccessInstrumenter.Result result = AccessInstrumenter.instrument(original, layouts);
+        byte[] transformed = transform.apply(name, original);
+        AccessInstrumenter.Result result = AccessInstrumenter.instrument(transformed, layouts);
         instrumentedClasses.incrementAndGet();
         instrumentedSites.addAndGet(result.sites());
         return defineClass(name, result.bytes(), 0, result.bytes().length);

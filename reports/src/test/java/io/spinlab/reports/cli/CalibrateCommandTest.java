@@ -1,0 +1,37 @@
+package io.spinlab.reports.cli;
+
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.machine.MachineProfileFiles;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CalibrateCommandTest {
+
+    @Test
+    void shouldMeasureThisMachineAndWriteAProfileThatLoadsBack(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Path profile = dir.resolve("host.json");
+        int code = SpinlabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                .execute("calibrate", "--workload", "mres-wait-latency", "--out", profile.toString(), "--quiet");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString())
+                .containsPattern("this machine: [0-9.]+ ns per PAUSE, " + Runtime.getRuntime().availableProcessors()
+                        + " logical processors")
+                .contains("hardware ops/ms").contains("simulated ops/ms")
+                .containsPattern("mres-wait-latency +current +[0-9.]+ +[0-9.]+")
+                .containsPattern("mres-wait-latency +legacy +[0-9.]+ +[0-9.]+")
+                .contains("rank correlation (Spearman)").contains("wrote the profile to " + profile);
+        assertThat(out.toString()).doesNotContain("semaphore-latency");
+        MachineProfile host = MachineProfileFiles.load(profile);
+        assertThat(host.name()).isEqualTo("host");
+        assertThat(host.logicalProcessors()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(err.toString()).isEmpty();
+    }
+}
