@@ -73,13 +73,25 @@ public final class BenchRunner {
             }
         }
 
-        /** The short settings: 2 warm-up × 1 s, 3 measurement × 1 s, 1 fork (about 7 s a benchmark). */
+        /**
+         * The defaults of {@code spinlab bench}: 2 warm-up × 1 s and 4 measurement × 1 s in each of
+         * 3 forks (about 20 s a benchmark), so that a ratio's interval holds fork-to-fork spread
+         * (JIT decisions, placement) and not only one JVM's iterations.
+         */
+        public static Settings standard() {
+            return new Settings(2, Duration.ofSeconds(1), 4, Duration.ofSeconds(1), 3);
+        }
+
+        /** Short settings for a look, not a result: 2 warm-up × 1 s, 3 measurement × 1 s, 1 fork. */
         public static Settings quick() {
             return new Settings(2, Duration.ofSeconds(1), 3, Duration.ofSeconds(1), 1);
         }
     }
 
-    /** JMH options for {@code filter} (a regex on benchmark names) and {@code settings}. */
+    /**
+     * JMH options for {@code filter} (a regex on benchmark names) and {@code settings}, with
+     * {@link CostProfiler} attached (it only reads counters between iterations, no thread of its own).
+     */
     public static Options options(String filter, Settings settings, VerboseMode verbosity) {
         return new OptionsBuilder()
                 .include(filter)
@@ -90,6 +102,7 @@ public final class BenchRunner {
                 .measurementIterations(settings.measurementIterations())
                 .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()))
                 .forks(settings.forks())
+                .addProfiler(CostProfiler.class)
                 .timeout(ITERATION_TIMEOUT)
                 .shouldFailOnError(true)
                 .verbosity(verbosity)

@@ -20,7 +20,12 @@ import java.util.concurrent.TimeUnit;
  * (hardware context, {@code current} tuning) against {@link ConcurrentLinkedQueue}: each
  * operation offers one element and polls one (its own or another thread's), so the queue stays
  * near empty and producers and consumers meet at the same end, the hard case for a segmented
- * ring. Scenarios: {@code oneThread}, {@code twoThreads}. Names follow {@code BenchName}
+ * ring. Scenarios: {@code oneThread}, {@code twoThreads}.
+ *
+ * <p>Why this peer: {@code ConcurrentLinkedQueue} is the JDK's unbounded lock-free MPMC queue,
+ * what a Java user would reach for; it allocates a node per element, which the ring avoids, so
+ * it is the easy peer. The hard one, JCTools' chunked xadd queue, is in
+ * {@link ConcurrentQueueJctoolsQueueBenchmark}. Names follow {@code BenchName}
  * ({@code spinlab_subject_scenario} against the one {@code peer_subject_scenario}).
  *
  * <p>Allocation: run the {@code concurrentQueue} benchmarks with {@code -prof gc}; in steady

@@ -18,6 +18,10 @@ import java.util.concurrent.TimeUnit;
  * The offer+poll pairs of {@link ConcurrentQueueBenchmark}, with JCTools'
  * {@link MpmcUnboundedXaddArrayQueue} (1,024-slot chunks, the fastest unbounded MPMC queue we
  * know of on the JVM) as the peer. Scenarios: {@code oneThread}, {@code twoThreads}.
+ *
+ * <p>Why this peer: like ConcurrentQueue it is a linked list of array segments that reuses
+ * slots and allocates nothing per element, so the pair compares the index protocols (JCTools'
+ * fetch-and-add against .NET's CAS on the tail index), not allocation.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

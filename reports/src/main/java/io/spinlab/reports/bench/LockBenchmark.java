@@ -16,13 +16,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Enter/exit of spinlab's locks against {@link ReentrantLock}: {@link SpinLock} in anonymous and
- * thread-tracking mode and {@link MonitorLock}, all built with {@link SpinContext#hardware()}
- * (the {@code current} tuning). The critical section increments a counter.
+ * Enter/exit of spinlab's locks against {@link ReentrantLock}: {@link SpinLock} in anonymous
+ * mode (with {@code exit()}, a full-fence release as .NET's {@code Exit()}, and with
+ * {@code exit(false)}, a release store as .NET's {@code Exit(false)}) and thread-tracking mode,
+ * and {@link MonitorLock}, all built with {@link SpinContext#hardware()} (the {@code current}
+ * tuning). The critical section increments a counter.
+ *
+ * <p>Two peers, because neither alone is fair to every subject:
+ * <ul>
+ *   <li>{@code reentrantLockUnfair} ({@code new ReentrantLock()}, barging): the JDK's fastest
+ *       lock and the algorithm closest to ours, which all let an arriving thread take a free lock
+ *       ahead of waiters;</li>
+ *   <li>{@code reentrantLockFair} ({@code new ReentrantLock(true)}): FIFO hand-off, so what
+ *       barging buys in throughput is visible, and what it costs in fairness: contended
+ *       benchmarks count each thread's acquisitions ({@link AcquisitionLedger}), and the table
+ *       prints the fewest over the most per iteration beside the throughput.</li>
+ * </ul>
  *
  * <p>Scenarios: {@code uncontended} (one thread) and {@code contended} (two threads on one lock).
  * Names follow the {@link BenchName} convention, so {@link BenchRunner} pairs every
- * {@code spinlab_*_S} method with {@code peer_reentrantLock_S}.
+ * {@code spinlab_*_S} method with both {@code peer_*_S}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -32,7 +45,8 @@ public class LockBenchmark {
     private final SpinLock spinLockAnonymous = new SpinLock(SpinContext.hardware(), false);
     private final SpinLock spinLockTracking = new SpinLock(SpinContext.hardware(), true);
     private final MonitorLock monitorLock = new MonitorLock(SpinContext.hardware());
-    private final ReentrantLock reentrantLock = new ReentrantLock();
+    private final ReentrantLock reentrantLockUnfair = new ReentrantLock(false);
+    private final ReentrantLock reentrantLockFair = new ReentrantLock(true);
     /** The critical section's work; guarded by the lock of the benchmark that runs (one per fork). */
     private long counter;
 
@@ -41,7 +55,13 @@ public class LockBenchmark {
     @Benchmark
     @Threads(1)
     public long spinlab_spinLockAnonymous_uncontended() {
-        return spinLockAnonymousIncrement();
+        return spinLockAnonymousIncrement(true);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public long spinlab_spinLockAnonymousNoBarrier_uncontended() {
+        return spinLockAnonymousIncrement(false);
     }
 
     @Benchmark
@@ -58,44 +78,68 @@ public class LockBenchmark {
 
     @Benchmark
     @Threads(1)
-    public long peer_reentrantLock_uncontended() {
-        return reentrantLockIncrement();
+    public long peer_reentrantLockUnfair_uncontended() {
+        return reentrantLockIncrement(reentrantLockUnfair);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public long peer_reentrantLockFair_uncontended() {
+        return reentrantLockIncrement(reentrantLockFair);
     }
 
     // ---------------------------------------------------------------- contended
 
     @Benchmark
     @Threads(2)
-    public long spinlab_spinLockAnonymous_contended() {
-        return spinLockAnonymousIncrement();
+    public long spinlab_spinLockAnonymous_contended(AcquisitionLedger.PerThread acquisitions) {
+        acquisitions.acquired();
+        return spinLockAnonymousIncrement(true);
     }
 
     @Benchmark
     @Threads(2)
-    public long spinlab_spinLockTracking_contended() {
+    public long spinlab_spinLockAnonymousNoBarrier_contended(AcquisitionLedger.PerThread acquisitions) {
+        acquisitions.acquired();
+        return spinLockAnonymousIncrement(false);
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long spinlab_spinLockTracking_contended(AcquisitionLedger.PerThread acquisitions) {
+        acquisitions.acquired();
         return spinLockTrackingIncrement();
     }
 
     @Benchmark
     @Threads(2)
-    public long spinlab_monitorLock_contended() {
+    public long spinlab_monitorLock_contended(AcquisitionLedger.PerThread acquisitions) {
+        acquisitions.acquired();
         return monitorLockIncrement();
     }
 
     @Benchmark
     @Threads(2)
-    public long peer_reentrantLock_contended() {
-        return reentrantLockIncrement();
+    public long peer_reentrantLockUnfair_contended(AcquisitionLedger.PerThread acquisitions) {
+        acquisitions.acquired();
+        return reentrantLockIncrement(reentrantLockUnfair);
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long peer_reentrantLockFair_contended(AcquisitionLedger.PerThread acquisitions) {
+        acquisitions.acquired();
+        return reentrantLockIncrement(reentrantLockFair);
     }
 
     // ---------------------------------------------------------------- critical sections
 
-    private long spinLockAnonymousIncrement() {
+    private long spinLockAnonymousIncrement(boolean useMemoryBarrier) {
         spinLockAnonymous.enter();
         try {
             return ++counter;
         } finally {
-            spinLockAnonymous.exit();
+            spinLockAnonymous.exit(useMemoryBarrier);
         }
     }
 
@@ -117,12 +161,12 @@ public class LockBenchmark {
         }
     }
 
-    private long reentrantLockIncrement() {
-        reentrantLock.lock();
+    private long reentrantLockIncrement(ReentrantLock lock) {
+        lock.lock();
         try {
             return ++counter;
         } finally {
-            reentrantLock.unlock();
+            lock.unlock();
         }
     }
 }

@@ -19,6 +19,11 @@ import java.util.concurrent.TimeUnit;
  * non-fair {@link Semaphore}, both with one permit, so that with two threads one of them waits
  * (SemaphoreSlim spins, then blocks; Semaphore parks). The permit guards a counter increment.
  *
+ * <p>Why this peer: {@code Semaphore(1)} non-fair is the JDK's counting semaphore with the same
+ * barging admission as SemaphoreSlim (an arriving thread may take a released permit ahead of a
+ * waiter), so the pair compares the waiting strategy, not the admission policy. Contended
+ * benchmarks count each thread's acquisitions ({@link AcquisitionLedger}) for the fairness column.
+ *
  * <p>Scenarios: {@code uncontended} (one thread) and {@code contended} (two threads). Names follow
  * the {@link BenchName} convention.
  */
@@ -46,13 +51,16 @@ public class SemaphoreBenchmark {
 
     @Benchmark
     @Threads(2)
-    public long spinlab_semaphoreSlim_contended() throws InterruptedException {
+    public long spinlab_semaphoreSlim_contended(AcquisitionLedger.PerThread acquisitions)
+            throws InterruptedException {
+        acquisitions.acquired();
         return semaphoreSlimIncrement();
     }
 
     @Benchmark
     @Threads(2)
-    public long peer_semaphore_contended() throws InterruptedException {
+    public long peer_semaphore_contended(AcquisitionLedger.PerThread acquisitions) throws InterruptedException {
+        acquisitions.acquired();
         return semaphoreIncrement();
     }
 

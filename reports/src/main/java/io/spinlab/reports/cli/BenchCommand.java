@@ -19,7 +19,9 @@ import java.util.concurrent.Callable;
 /** {@code spinlab bench}: the JMH benchmarks of the primitives against their JVM peers, as ratios. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Run the JMH benchmarks of the primitives beside their JDK peers in one run and print each pair "
-                + "with the ratio spinlab / peer (throughput, higher is better).",
+                + "with the ratio spinlab / peer (throughput, higher is better), its 99 % confidence interval, "
+                + "a verdict (faster, slower, or inconclusive when the interval spans 1), and each side's "
+                + "process CPU time per op, cores busy and, for locks, the fairness of per-thread acquisitions.",
                 "JMH progress goes to standard error, the table (Markdown) to standard output."})
 final class BenchCommand implements Callable<Integer> {
 
@@ -34,7 +36,7 @@ final class BenchCommand implements Callable<Integer> {
             description = "Warm-up iterations (default ${DEFAULT-VALUE}).")
     private int warmupIterations;
 
-    @Option(names = "--iterations", defaultValue = "3",
+    @Option(names = "--iterations", defaultValue = "4",
             description = "Measurement iterations (default ${DEFAULT-VALUE}).")
     private int iterations;
 
@@ -42,7 +44,9 @@ final class BenchCommand implements Callable<Integer> {
             description = "Duration of each iteration in seconds (default ${DEFAULT-VALUE}).")
     private double seconds;
 
-    @Option(names = "--forks", defaultValue = "1", description = "JVM forks per benchmark (default ${DEFAULT-VALUE}).")
+    @Option(names = "--forks", defaultValue = "3",
+            description = "JVM forks per benchmark (default ${DEFAULT-VALUE}; with fewer, the interval misses the "
+                    + "fork-to-fork spread).")
     private int forks;
 
     @Option(names = "--quiet", description = "No JMH progress on standard error.")

@@ -105,19 +105,34 @@ class BenchPairTest {
 
         assertThat(pair.peer()).isNull();
         assertThat(pair.ratio()).isNaN();
-        assertThat(pair.ratioError()).isNaN();
+        assertThat(pair.ratioInterval()).containsExactly(Double.NaN, Double.NaN);
     }
 
     @Test
-    void shouldRejectTwoPeersForOneScenario() {
+    void shouldPairEachSpinlabBenchmarkWithEveryPeerOfItsScenario() {
+        List<BenchScore> scores = List.of(
+                score("LockBenchmark.peer_reentrantLockFair_contended", 5, 1),
+                score("LockBenchmark.peer_reentrantLockUnfair_contended", 10, 1),
+                score("LockBenchmark.spinlab_monitorLock_contended", 12, 1),
+                score("LockBenchmark.spinlab_spinLockAnonymous_contended", 20, 1));
+
+        List<BenchPair> pairs = BenchPair.pairAll(scores);
+
+        assertThat(pairs).extracting(p -> p.spinlab().name().subject() + " vs " + p.peer().name().subject())
+                .containsExactly("monitorLock vs reentrantLockFair", "monitorLock vs reentrantLockUnfair",
+                        "spinLockAnonymous vs reentrantLockFair", "spinLockAnonymous vs reentrantLockUnfair");
+        assertThat(pairs).extracting(BenchPair::ratio).containsExactly(2.4, 1.2, 4.0, 2.0);
+    }
+
+    @Test
+    void shouldRejectTheSameBenchmarkTwice() {
         List<BenchScore> scores = List.of(
                 score("LockBenchmark.peer_reentrantLock_contended", 10, 1),
-                score("LockBenchmark.peer_stampedLock_contended", 11, 1));
+                score("LockBenchmark.peer_reentrantLock_contended", 11, 1));
 
         assertThatThrownBy(() -> BenchPair.pairAll(scores))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("two peers for LockBenchmark.contended")
-                .hasMessageContaining("peer_stampedLock_contended");
+                .hasMessageContaining("two scores for " + PKG + "LockBenchmark.peer_reentrantLock_contended");
     }
 
     @Test
@@ -131,15 +146,53 @@ class BenchPairTest {
                 .hasMessageContaining("units differ");
     }
 
-    @Test
-    void shouldAddRelativeErrorsInQuadratureWhenComputingTheRatioError() {
-        BenchPair pair = new BenchPair("LockBenchmark.contended", "",
-                score("LockBenchmark.spinlab_monitorLock_contended", 30, 3),
-                score("LockBenchmark.peer_reentrantLock_contended", 20, 1.5));
+    private static BenchScore sampled(String benchmark, double mean, double stdDev, long samples) {
+        return new BenchScore(PKG + benchmark, "", mean, Double.NaN, "ops/us", samples, stdDev, Double.NaN,
+                Double.NaN, Double.NaN);
+    }
 
-        // ratio 1.5; relative errors 0.1 and 0.075: 1.5 × sqrt(0.01 + 0.005625) = 1.5 × 0.125
+    @Test
+    void shouldComputeTheRatioIntervalOnTheLogScaleWithWelchDegreesOfFreedom() {
+        // Relative standard errors (3 / 30) / sqrt(4) = (2 / 20) / sqrt(4) = 0.05; variance of the log
+        // ratio v = 2 × 0.05²; Welch df = v² / (2 × 0.05⁴ / 3) = 6; t(6, 0.995) = 3.7074.
+        BenchPair pair = new BenchPair("LockBenchmark.contended", "",
+                sampled("LockBenchmark.spinlab_monitorLock_contended", 30, 3, 4),
+                sampled("LockBenchmark.peer_reentrantLockUnfair_contended", 20, 2, 4));
+
+        double halfWidth = 3.7074 * Math.sqrt(2 * 0.05 * 0.05);
+        double[] interval = pair.ratioInterval();
+
         assertThat(pair.ratio()).isCloseTo(1.5, within(1e-12));
-        assertThat(pair.ratioError()).isCloseTo(0.1875, within(1e-12));
+        assertThat(interval[0]).isCloseTo(1.5 * Math.exp(-halfWidth), within(1e-4));
+        assertThat(interval[1]).isCloseTo(1.5 * Math.exp(halfWidth), within(1e-4));
+        assertThat(pair.verdict()).isEqualTo(BenchPair.Verdict.FASTER);
+    }
+
+    @Test
+    void shouldCallARatioInconclusiveWhenItsIntervalSpansOne() {
+        BenchPair close = new BenchPair("LockBenchmark.contended", "",
+                sampled("LockBenchmark.spinlab_monitorLock_contended", 21, 3, 12),
+                sampled("LockBenchmark.peer_reentrantLockUnfair_contended", 20, 3, 12));
+        BenchPair slower = new BenchPair("LockBenchmark.contended", "",
+                sampled("LockBenchmark.spinlab_monitorLock_contended", 10, 0.5, 12),
+                sampled("LockBenchmark.peer_reentrantLockUnfair_contended", 20, 1, 12));
+
+        assertThat(close.ratio()).isGreaterThan(1);
+        assertThat(close.ratioInterval()[0]).isLessThan(1);
+        assertThat(close.verdict()).isEqualTo(BenchPair.Verdict.INCONCLUSIVE);
+        assertThat(slower.ratioInterval()[1]).isLessThan(1);
+        assertThat(slower.verdict()).isEqualTo(BenchPair.Verdict.SLOWER);
+    }
+
+    @Test
+    void shouldCallARatioInconclusiveWhenASideHasTooFewSamplesForAnInterval() {
+        BenchPair pair = new BenchPair("LockBenchmark.contended", "",
+                sampled("LockBenchmark.spinlab_monitorLock_contended", 40, Double.NaN, 1),
+                sampled("LockBenchmark.peer_reentrantLockUnfair_contended", 20, 1, 12));
+
+        assertThat(pair.ratio()).isEqualTo(2.0);
+        assertThat(pair.ratioInterval()).containsExactly(Double.NaN, Double.NaN);
+        assertThat(pair.verdict()).isEqualTo(BenchPair.Verdict.INCONCLUSIVE);
     }
 
     @Test
@@ -149,7 +202,7 @@ class BenchPairTest {
     }
 
     @Test
-    void shouldFindExactlyOnePeerAndSomeSpinlabSubjectForEveryScenarioOfTheRealBenchmarks() {
+    void shouldFindSomePeerAndSomeSpinlabSubjectForEveryScenarioOfTheRealBenchmarks() {
         // Reads META-INF/BenchmarkList, which the JMH annotation processor wrote into target/classes.
         List<String> benchmarks = BenchRunner.benchmarks(BenchRunner.ALL);
         Map<String, List<BenchName>> byScenario = new LinkedHashMap<>();
@@ -158,11 +211,17 @@ class BenchPairTest {
             byScenario.computeIfAbsent(name.pairLabel(), k -> new ArrayList<>()).add(name);
         }
 
+        assertThat(byScenario.get("LockBenchmark.contended")).extracting(BenchName::subject)
+                .contains("reentrantLockFair", "reentrantLockUnfair");
+        assertThat(byScenario.get("EventHandoffBenchmark.handoff")).extracting(BenchName::subject)
+                .contains("phaser", "flagPark").doesNotContain("countDownLatch");
+        assertThat(byScenario.get("ConcurrentStackQueueBenchmark.twoThreads")).extracting(BenchName::subject)
+                .contains("treiberStack").doesNotContain("concurrentLinkedDeque");
         assertThat(byScenario.keySet()).contains("LockBenchmark.uncontended", "LockBenchmark.contended",
                 "SemaphoreBenchmark.uncontended", "SemaphoreBenchmark.contended", "EventHandoffBenchmark.handoff",
                 "SeamCostBenchmark.spin");
         byScenario.forEach((scenario, names) -> {
-            assertThat(names).as(scenario).filteredOn(n -> n.side() == BenchName.Side.PEER).hasSize(1);
+            assertThat(names).as(scenario).filteredOn(n -> n.side() == BenchName.Side.PEER).isNotEmpty();
             assertThat(names).as(scenario).filteredOn(n -> n.side() == BenchName.Side.SPINLAB).isNotEmpty();
         });
     }
