@@ -177,4 +177,59 @@ class SpinLockScheduleTest {
         assertThat(lock.tryEnter()).isTrue();
         assertThat(lock.tryEnter()).isFalse();
     }
+
+    @Test
+    void shouldKnowItsOwnerAndRefuseRecursionWhenTracking() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        SpinLock lock = new SpinLock(context(platform, "current"), true);
+
+        assertThat(lock.isThreadOwnerTrackingEnabled()).isTrue();
+        assertThat(lock).hasToString("SpinLock[tracking, free]");
+        assertThat(lock.tryEnter()).isTrue();
+        assertThat(lock.isHeld()).isTrue();
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThat(lock).hasToString("SpinLock[tracking, held]");
+        assertThatThrownBy(lock::tryEnter).isInstanceOf(IllegalStateException.class).hasMessageContaining("reentrant");
+        assertThatThrownBy(() -> lock.tryEnter(1, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(lock::enter).isInstanceOf(IllegalStateException.class);
+        lock.exit();
+        assertThat(lock.isHeld()).isFalse();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThat(lock.tryEnter(0, TimeUnit.SECONDS)).isTrue();
+        lock.exit();
+        assertThat(platform.calls()).isEmpty();
+    }
+
+    @Test
+    void shouldFailATryEnterAtOnceWhenTrackingAndHeldElsewhere() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        SpinLock lock = new SpinLock(context(platform, "current"), true);
+        Thread holder = Thread.ofPlatform().name("holder").start(lock::enter);
+        holder.join(TimeUnit.SECONDS.toMillis(60));
+
+        assertThat(lock.tryEnter()).isFalse();
+        assertThat(lock.tryEnter(0, TimeUnit.SECONDS)).isFalse();
+        assertThat(lock.isHeld()).isTrue();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThatThrownBy(lock::exit).isInstanceOf(IllegalMonitorStateException.class);
+        assertThat(platform.calls()).isEmpty();
+    }
+
+    @Test
+    void shouldNotKnowItsOwnerWhenAnonymous() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        SpinLock lock = new SpinLock(context(platform, "current"), false);
+
+        assertThat(lock.isThreadOwnerTrackingEnabled()).isFalse();
+        assertThatThrownBy(lock::isHeldByCurrentThread).isInstanceOf(IllegalStateException.class);
+        assertThat(lock.tryEnter(0, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock).hasToString("SpinLock[anonymous, held]");
+        assertThat(lock.tryEnter(0, TimeUnit.SECONDS)).isFalse();
+        assertThat(lock.waiterCount()).isZero();
+        lock.exit();
+        assertThat(lock).hasToString("SpinLock[anonymous, free]");
+        assertThat(lock.tryEnter(1, TimeUnit.SECONDS)).isTrue();
+        assertThatThrownBy(() -> lock.tryEnter(-1, TimeUnit.SECONDS)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(platform.calls()).isEmpty();
+    }
 }
