@@ -101,4 +101,77 @@ class BarrierScheduleTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Barrier(context(platform), -1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldAlternateThePhaseEventsOverSeveralRounds() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(2, 40, 20);
+        Barrier barrier = new Barrier(context(platform), 2);
+        for (int round = 0; round < 3; round++) {
+            platform.clear();
+            platform.afterCalls(1, () -> {
+                try {
+                    barrier.signalAndWait(0, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            });
+
+            assertThat(barrier.signalAndWait(1, TimeUnit.SECONDS)).as("round " + round).isTrue();
+
+            assertThat(platform.calls()).as("round " + round).hasSize(1);
+            assertThat(barrier.currentPhase()).isEqualTo(round + 1);
+        }
+    }
+
+    @Test
+    void shouldFinishThePhaseWhenRemovingLeavesOnlyThoseWhoArrived() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(2, 40, 20);
+        Barrier barrier = new Barrier(context(platform), 3);
+        assertThat(barrier).hasToString("Barrier[phase=0, participants=3, remaining=3]");
+        String[] refused = new String[2];
+        platform.afterCalls(2, () -> {
+            assertThat(barrier.participantsRemaining()).isEqualTo(2);
+            try {
+                barrier.removeParticipants(3);
+            } catch (IllegalStateException e) {
+                refused[0] = e.getMessage();
+            }
+            try {
+                barrier.removeParticipants(4);
+            } catch (IllegalArgumentException e) {
+                refused[1] = e.getMessage();
+            }
+            barrier.removeParticipants(2);
+        });
+
+        assertThat(barrier.signalAndWait(1, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(refused[0]).contains("would leave 0, fewer than the 1");
+        assertThat(refused[1]).contains("cannot remove 4 participants from 3");
+        assertThat(barrier.currentPhase()).isEqualTo(1);
+        assertThat(barrier.participantCount()).isEqualTo(1);
+        assertThat(barrier.participantsRemaining()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldAddAndRemoveParticipantsWithinTheBounds() {
+        RecordingPlatform platform = new RecordingPlatform(2, 40, 20);
+        Barrier barrier = new Barrier(context(platform), 1);
+
+        assertThat(barrier.addParticipants(2)).isZero();
+        assertThat(barrier.participantCount()).isEqualTo(3);
+        assertThat(barrier.participantsRemaining()).isEqualTo(3);
+        barrier.removeParticipants(3);
+        assertThat(barrier.participantCount()).isZero();
+        assertThat(barrier.currentPhase()).as("nobody had arrived: no phase completes").isZero();
+        assertThat(barrier.addParticipants(Barrier.MAX_PARTICIPANTS)).isZero();
+        assertThatThrownBy(() -> barrier.addParticipants(1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> barrier.addParticipants(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> barrier.removeParticipants(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new Barrier(context(platform), Barrier.MAX_PARTICIPANTS).participantCount())
+                .isEqualTo(Barrier.MAX_PARTICIPANTS);
+        assertThatThrownBy(() -> new Barrier(context(platform), Barrier.MAX_PARTICIPANTS + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(platform.calls()).isEmpty();
+    }
 }

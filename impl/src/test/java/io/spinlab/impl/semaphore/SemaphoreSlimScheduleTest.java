@@ -77,5 +77,6 @@ class SemaphoreSlimScheduleTest {
         assertThat(semaphore.tryAcquire()).isTrue();
         assertThat(semaphore.release()).isEqualTo(3);
         assertThat(semaphore).hasToString("SemaphoreSlim[count=4, max=4, waiters=0]");
+        assertThat(semaphore(platform, 1, 1).currentCount()).as("initial = max = 1 is allowed").isEqualTo(1);
     }
 }
