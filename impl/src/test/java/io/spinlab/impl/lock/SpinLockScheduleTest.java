@@ -182,6 +182,7 @@ class SpinLockScheduleTest {
     void shouldKnowItsOwnerAndRefuseRecursionWhenTracking() throws InterruptedException {
         RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
         SpinLock lock = new SpinLock(context(platform, "current"), true);
+        platform.recordClockReads(true);
 
         assertThat(lock.isThreadOwnerTrackingEnabled()).isTrue();
         assertThat(lock).hasToString("SpinLock[tracking, free]");
@@ -219,6 +220,7 @@ class SpinLockScheduleTest {
     void shouldNotKnowItsOwnerWhenAnonymous() throws InterruptedException {
         RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
         SpinLock lock = new SpinLock(context(platform, "current"), false);
+        platform.recordClockReads(true);
 
         assertThat(lock.isThreadOwnerTrackingEnabled()).isFalse();
         assertThatThrownBy(lock::isHeldByCurrentThread).isInstanceOf(IllegalStateException.class);
