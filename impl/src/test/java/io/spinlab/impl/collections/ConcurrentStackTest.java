@@ -23,12 +23,14 @@ class ConcurrentStackTest {
         }
 
         assertThat(stack.size()).isEqualTo(5);
+        assertThat(stack.isEmpty()).isFalse();
         assertThat(stack.peek()).isEqualTo(4);
         assertThat(stack.toList()).containsExactly(4, 3, 2, 1, 0);
         for (int i = 4; i >= 0; i--) {
             assertThat(stack.pop()).isEqualTo(i);
         }
         assertThat(stack.pop()).isNull();
+        assertThat(stack.peek()).isNull();
         assertThat(stack.isEmpty()).isTrue();
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WorkStealingQueueTest {
 
@@ -47,6 +48,45 @@ class WorkStealingQueueTest {
             assertThat(queue.pop()).isEqualTo(i);
         }
         assertThat(queue.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldCountWhatIsBetweenHeadAndTailWhenStolenFrom() {
+        queue.push(1);
+        queue.push(2);
+        queue.push(3);
+        assertThat(queue.isEmpty()).isFalse();
+        assertThat(queue.trySteal()).isEqualTo(1);
+
+        assertThat(queue.size()).isEqualTo(2);
+        assertThat(queue).hasToString("WorkStealingQueue[size=2, capacity=4]");
+        List<Integer> drained = new ArrayList<>();
+        queue.clearOwner(drained::add);
+        assertThat(drained).containsExactly(3, 2);
+        assertThat(queue.isEmpty()).isTrue();
+        assertThat(queue.size()).isZero();
+    }
+
+    @Test
+    void shouldGrowWhenFewerThanTwoSlotsWouldStayFree() {
+        WorkStealingQueue<Integer> small = new WorkStealingQueue<>(SpinContext.hardware(), 2);
+        small.push(1);
+        assertThat(small).hasToString("WorkStealingQueue[size=1, capacity=2]");
+
+        small.push(2);
+
+        assertThat(small).hasToString("WorkStealingQueue[size=2, capacity=4]");
+        assertThat(small.trySteal()).isEqualTo(1);
+        assertThat(small.pop()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAcceptOnlyPowersOfTwoFromTwoAsTheInitialSize() {
+        SpinContext context = SpinContext.hardware();
+        assertThatThrownBy(() -> new WorkStealingQueue<Integer>(context, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new WorkStealingQueue<Integer>(context, 6)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new WorkStealingQueue<Integer>(context, 2).size()).isZero();
+        assertThatThrownBy(() -> queue.push(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.spinlab.impl.pool;
 
 import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -216,6 +217,39 @@ abstract class ThreadPoolContractTest {
         assertThat(notStarted.size() + runs.get()).isEqualTo(100);
         assertThat(notStarted).hasSize(100);
         assertThat(interrupted.get()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldReportPendingStateAndRunStateWhenAnItemRunsAndThePoolShutsDown() throws Exception {
+        ThreadPool pool = track(builder().build());
+        assertThat(pool.isShutdown()).isFalse();
+        assertThat(pool.isTerminated()).isFalse();
+        assertThat(pool.awaitTermination(0, TimeUnit.SECONDS)).isFalse();
+        assertThat(pool.pendingCount()).isZero();
+        assertThat(pool.toString()).startsWith("ThreadPool[" + pool.name() + ", running, pending=0");
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+
+        pool.execute(() -> {
+            running.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(running.await(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.pendingCount()).as("a running item is still pending").isEqualTo(1);
+        assertThat(pool.toString()).contains("pending=1");
+        pool.shutdown();
+        assertThat(pool.isShutdown()).isTrue();
+        assertThat(pool.toString()).contains(", shutdown, ");
+        assertThat(pool.isTerminated()).as("not while the item runs").isFalse();
+        release.countDown();
+
+        assertThat(pool.awaitTermination(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.pendingCount()).isZero();
+        assertThat(pool.toString()).contains(", terminated, pending=0");
     }
 
     @Test

@@ -137,6 +137,91 @@ class SpinWaitTest {
         assertThat(platform.calls()).extracting(RecordingPlatform.Call::amount).containsExactly(1L, 2L, 4L, 7L, 7L, 7L);
     }
 
+    @Test
+    void shouldRaiseASleep1ThresholdOfZeroToTheYieldThresholdOnASingleProcessor() {
+        // On one processor every iteration yields; the raised threshold decides when Sleep(1) starts.
+        List<String> actions = actions(NORMALIZED, 1, 11, 0);
+        assertThat(actions.subList(0, 10)).doesNotContain("sleep(1000000)");
+        assertThat(actions.get(10)).isEqualTo("sleep(1000000)");
+        assertThat(actions(NORMALIZED, 1, 4, 3)).containsExactly("yield", "yield", "yield", "yield");
+        assertThat(actions(NORMALIZED, 1, 12, 11).get(10)).isEqualTo("yield");
+    }
+
+    @Test
+    void shouldRefreshTheMeasurementOnlyAtTheStartOfANormalizedLoop() {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        int[] refreshes = {0};
+        PauseNormalizer counting = new PauseNormalizer() {
+            @Override
+            public int yieldsPerNormalizedYield() {
+                return 1;
+            }
+
+            @Override
+            public int optimalMaxNormalizedYieldsPerSpinIteration() {
+                return 7;
+            }
+
+            @Override
+            public double nsPerPause() {
+                return 37;
+            }
+
+            @Override
+            public void refreshIfDue() {
+                refreshes[0]++;
+            }
+        };
+        SpinWait spinner = new SpinWait(SpinContext.of(platform, NORMALIZED, counting));
+        for (int i = 0; i < 5; i++) {
+            spinner.spinOnce();
+        }
+        assertThat(refreshes[0]).isEqualTo(1);
+        spinner.reset();
+        spinner.spinOnce();
+        assertThat(refreshes[0]).isEqualTo(2);
+        new SpinWait(SpinContext.of(platform, RAW, counting)).spinOnce();
+        assertThat(refreshes[0]).as("raw PAUSEs need no measurement").isEqualTo(2);
+    }
+
+    @Test
+    void shouldWrapTheCountToTheYieldThresholdAndRejectANegativeStart() {
+        SpinContext context = SpinContext.of(new RecordingPlatform(4, 40, 20), NORMALIZED, new FixedNormalizer(1, 7));
+        SpinWait spinner = new SpinWait(context, Integer.MAX_VALUE);
+        spinner.spinOnce();
+        assertThat(spinner.count()).isEqualTo(SpinWait.YIELD_THRESHOLD);
+        assertThat(new SpinWait(context, 0).count()).isZero();
+        assertThatThrownBy(() -> new SpinWait(context, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("count = -1");
+    }
+
+    @Test
+    void shouldGiveUpExactlyWhenTheElapsedTimeReachesTheTimeoutAtTheFirstYield() {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        SpinContext context = SpinContext.of(platform, NORMALIZED, new FixedNormalizer(1, 7));
+        platform.recordClockReads(true);
+
+        // Ten iterations PAUSE 56 times at 40 ns (2,240 ns) and the second clock read adds 20 ns.
+        assertThat(SpinWait.spinUntil(context, () -> false, 2_260)).isFalse();
+        assertThat(platform.calls()).hasSize(12).startsWith(new RecordingPlatform.Call("clock", 0))
+                .endsWith(new RecordingPlatform.Call("clock", 0));
+
+        platform.clear();
+        assertThat(SpinWait.spinUntil(context, () -> false, 0)).isFalse();
+        assertThat(platform.calls()).as("a zero timeout neither reads the clock nor spins").isEmpty();
+    }
+
+    @Test
+    void shouldReportAConditionThatHoldsAtTheTimeoutCheck() {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        SpinContext context = SpinContext.of(platform, NORMALIZED, new FixedNormalizer(1, 7));
+        int[] polls = {0};
+
+        // Ten polls fail while spinning; the eleventh, at the expired timeout check, succeeds.
+        assertThat(SpinWait.spinUntil(context, () -> ++polls[0] >= 11, 1)).isTrue();
+        assertThat(polls[0]).isEqualTo(11);
+    }
+
     /** A normalizer with fixed values. */
     static final class FixedNormalizer implements PauseNormalizer {
         private final int yields;

@@ -25,6 +25,8 @@ public final class RecordingPlatform implements Platform {
     private final List<Call> calls = new ArrayList<>();
     private double nowNs = 1_000_000;
     private boolean recordClock;
+    private int actionAtCall = -1;
+    private Runnable action;
 
     /**
      * @param processors what {@link #processorCount()} answers
@@ -50,6 +52,24 @@ public final class RecordingPlatform implements Platform {
         calls.clear();
     }
 
+    /**
+     * Runs {@code action} once, right after the {@code calls}-th recorded call: the same thread plays
+     * the other side (releases a lock, sets an event) at a chosen point of a waiter's schedule.
+     */
+    public void afterCalls(int calls, Runnable action) {
+        this.actionAtCall = calls;
+        this.action = action;
+    }
+
+    private void record(Call call) {
+        calls.add(call);
+        if (action != null && calls.size() >= actionAtCall) {
+            Runnable once = action;
+            action = null;
+            once.run();
+        }
+    }
+
     public void recordClockReads(boolean record) {
         this.recordClock = record;
     }
@@ -73,7 +93,7 @@ public final class RecordingPlatform implements Platform {
     public long nanoTime() {
         nowNs += clockReadNs;
         if (recordClock) {
-            calls.add(new Call("clock", 0));
+            record(new Call("clock", 0));
         }
         return (long) nowNs;
     }
@@ -81,21 +101,21 @@ public final class RecordingPlatform implements Platform {
     @Override
     public void pause(int count) {
         if (count > 0) {
-            calls.add(new Call("pause", count));
             nowNs += count * nsPerPause;
+            record(new Call("pause", count));
         }
     }
 
     @Override
     public void yieldThread() {
-        calls.add(new Call("yield", 0));
         nowNs += 300;
+        record(new Call("yield", 0));
     }
 
     @Override
     public void sleep(long nanos) {
-        calls.add(new Call("sleep", nanos));
         nowNs += Math.max(nanos, 300);
+        record(new Call("sleep", nanos));
     }
 
     @Override
@@ -110,7 +130,7 @@ public final class RecordingPlatform implements Platform {
 
     @Override
     public void unpark(Thread thread) {
-        calls.add(new Call("unpark", 0));
+        record(new Call("unpark", 0));
     }
 
     @Override
