@@ -3,6 +3,7 @@ package io.spinlab.properties.lincheck;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Options;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The Lincheck budgets every linearizability test runs with: CI-sized by default (10 iterations
@@ -46,10 +47,29 @@ final class LincheckBudget {
      * of the invocations (the model checker is what explores the three-party interleavings).
      */
     static <O extends Options<O, ?>> O threeThreads(O options) {
+        if (options instanceof StressOptions) {
+            assumeLongStressRuns("3-thread stress");
+        }
         int divisor = options instanceof StressOptions ? 5 : 2;
         return options.threads(3).actorsPerThread(2)
                 .iterations(Math.max(1, iterations() / 2))
                 .invocationsPerIteration(Math.max(1, invocations() / divisor));
+    }
+
+    /** Set by {@code -Pexhaustive}: also run the stress checks that only add time to a CI build. */
+    static final String LONG_STRESS_PROPERTY = "spinlab.lincheck.longStress";
+
+    /**
+     * Skips the calling test unless {@value #LONG_STRESS_PROPERTY} is set. Two kinds of stress run
+     * wait for it: 3-thread stress (the model checker explores the three-party interleavings in
+     * every build) and stress against a planted mutant (model checking catches every mutant in
+     * every build). A stress run cannot stop a mutant thread that spins forever after a lost
+     * wake-up: it keeps a core busy for the rest of the JVM, and in one Surefire JVM every later
+     * suite slows down; with them, the default build took over an hour on 2 cores.
+     */
+    static void assumeLongStressRuns(String what) {
+        Assumptions.assumeTrue(Boolean.getBoolean(LONG_STRESS_PROPERTY),
+                () -> what + " runs with -Pexhaustive (-D" + LONG_STRESS_PROPERTY + "=true)");
     }
 
     private static int positive(String property, int defaultValue) {

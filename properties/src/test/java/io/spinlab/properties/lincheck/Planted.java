@@ -3,6 +3,7 @@ package io.spinlab.properties.lincheck;
 import io.spinlab.properties.mutation.Mutants;
 import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.Options;
+import org.jetbrains.lincheck.datastructures.StressOptions;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +23,9 @@ final class Planted {
      * Only the failed scenario's minimization is turned off (it runs after the failure is found).
      */
     static void assertCaught(Options<?, ?> options, Class<?> testClass, Mutation mutation) {
+        if (options instanceof StressOptions) {
+            LincheckBudget.assumeLongStressRuns("planted stress of " + mutation);
+        }
         Class<?> mutant = Mutants.load(testClass, mutation);
         options.minimizeFailedScenario(false);
         AssertionError failure = assertThrows(AssertionError.class, () -> options.check(mutant),
