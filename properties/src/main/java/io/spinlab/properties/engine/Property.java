@@ -142,16 +142,17 @@ public final class Property<T> {
     private Result runReplay(Body<? super T> body, Choices choices) {
         Source source = Source.replaying(choices);
         T example = gen.generate(source);
-        if (!source.recorded().equals(choices)) {
-            throw new IllegalArgumentException("replay " + choices + " is not a sequence this property's generator "
-                    + "draws (out of range, too short or too long): replaying it draws " + source.recorded()
-                    + ", the example " + describer.apply(example));
-        }
         Throwable failure = attempt(body, example);
         if (failure != null) {
             String message = "Property '" + name + "' failed on the replayed example " + choices + ":\n  example: "
                     + describer.apply(example) + "\n  failure: " + failure;
             throw new PropertyFailure(message, failure, 0, example, example, choices, 0);
+        }
+        // Checked after the body: an annotated property draws its example while it runs.
+        if (!source.recorded().equals(choices)) {
+            throw new IllegalArgumentException("replay " + choices + " is not a sequence this property's generator "
+                    + "draws (out of range, too short or too long): replaying it draws " + source.recorded()
+                    + ", the example " + describer.apply(example));
         }
         Result result = new Result(name, 1, 0);
         System.out.println("property " + name + ": replayed " + choices + " (" + describer.apply(example) + "), passed");
