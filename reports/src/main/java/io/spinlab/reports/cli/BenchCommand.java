@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 /** {@code spinlab bench}: the JMH benchmarks of the primitives against their JVM peers, as ratios. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Run the JMH benchmarks of the primitives beside their JDK peers in one run and print each pair "
-                + "with the ratio spinlab / peer (throughput, higher is better), its 99 % confidence interval, "
+                + "with the ratio spinlab / peer (throughput, higher is better), its 99 %% confidence interval, "
                 + "a verdict (faster, slower, or inconclusive when the interval spans 1), and each side's "
                 + "process CPU time per op, cores busy and, for locks, the fairness of per-thread acquisitions.",
                 "JMH progress goes to standard error, the table (Markdown) to standard output."})
