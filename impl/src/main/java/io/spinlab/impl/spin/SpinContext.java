@@ -21,6 +21,13 @@ public final class SpinContext {
     static final int MAX_NORMALIZED_SPIN = Integer.MAX_VALUE / PauseNormalizer.MAX_YIELDS_PER_NORMALIZED_YIELD;
     /** Exponential back-off doubles at most this many times before the per-iteration cap. */
     static final int MAX_BACKOFF_SHIFT = 3;
+    /**
+     * CoreRT's {@code Thread.OptimalMaxSpinWaitsPerSpinIteration}, a constant 64 "from CoreCLR
+     * defaults" (dotnet/corert {@code Thread.CoreRT.cs} @ 01275c61), before and after corert #7569.
+     */
+    public static final int FIXED_OPTIMAL_MAX_SPIN_WAITS_PER_SPIN_ITERATION = 64;
+    /** {@code YieldProcessorNormalizedForPreSkylakeCount}'s divisor (dotnet/coreclr #21586, corert #7569). */
+    static final int PRESKYLAKE_COUNT_DIVISOR = 8;
 
     private static final SpinContext HARDWARE = new SpinContext(HardwarePlatform.INSTANCE, Tuning.current(),
             new SampledPauseNormalizer(HardwarePlatform.INSTANCE));
@@ -28,7 +35,7 @@ public final class SpinContext {
     private final Platform platform;
     private final Tuning tuning;
     private final PauseNormalizer normalizer;
-    private final boolean normalized;
+    private final PauseMode pause;
     /** Read once, as .NET caches Environment.ProcessorCount: spin loops ask on every iteration. */
     private final int processorCount;
 
@@ -36,7 +43,7 @@ public final class SpinContext {
         this.platform = Objects.requireNonNull(platform, "platform");
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.normalizer = Objects.requireNonNull(normalizer, "normalizer");
-        this.normalized = tuning.pause() == PauseMode.NORMALIZED;
+        this.pause = tuning.pause();
         this.processorCount = platform.processorCount();
         if (processorCount < 1) {
             throw new IllegalArgumentException("platform " + platform + " reports " + processorCount
@@ -49,12 +56,19 @@ public final class SpinContext {
         return HARDWARE;
     }
 
-    /** A context with the current (sampled) PAUSE normalization. */
+    /**
+     * A context with the PAUSE measurement of the tuning's {@code pause} mode: the re-sampled one
+     * of .NET 6 for {@code normalized}, the one-shot 10 ms one of .NET Core 2.1 to .NET 5 (and of
+     * CoreRT after corert #7569) for the others. Call {@link #measurePauseAtStartUp()} before the
+     * program's first spin, as the runtime measured at start-up.
+     */
     public static SpinContext of(Platform platform, Tuning tuning) {
-        return new SpinContext(platform, tuning, new SampledPauseNormalizer(platform));
+        PauseNormalizer normalizer = tuning.pause() == PauseMode.NORMALIZED
+                ? new SampledPauseNormalizer(platform) : new OneShotPauseNormalizer(platform);
+        return new SpinContext(platform, tuning, normalizer);
     }
 
-    /** A context with an explicit normalizer (e.g. {@link OneShotPauseNormalizer} for the 2.x scheme). */
+    /** A context with an explicit normalizer (e.g. a fixed calibration for a model checker). */
     public static SpinContext of(Platform platform, Tuning tuning, PauseNormalizer normalizer) {
         return new SpinContext(platform, tuning, normalizer);
     }
@@ -76,25 +90,36 @@ public final class SpinContext {
         return normalizer;
     }
 
-    /** True when spin counts are normalized yields ({@code pause=normalized}). */
-    public boolean normalized() {
-        return normalized;
-    }
-
     /**
-     * {@code Thread.SpinWait(iterations)}: with {@code pause=normalized} each iteration is one
-     * normalized yield (~37 ns on any CPU); with {@code pause=raw} it is one PAUSE instruction.
+     * {@code Thread.SpinWait(iterations)}, as the {@code pause} mode defines it: one normalized
+     * yield (~37 ns on any CPU) per iteration ({@code normalized}, {@code normalized-once}); one
+     * PAUSE instruction ({@code raw}); or max(1, iterations × yields-per-normalized-yield / 8)
+     * PAUSEs in all ({@code preskylake-scaled}, CoreRT's {@code RhSpinWait} after corert #7569).
      */
     public void spinWait(int iterations) {
         if (iterations <= 0) {
             return;
         }
-        if (normalized) {
-            int capped = Math.min(iterations, MAX_NORMALIZED_SPIN);
-            platform.pause(capped * normalizer.yieldsPerNormalizedYield());
-        } else {
-            platform.pause(iterations);
+        switch (pause) {
+            case RAW -> platform.pause(iterations);
+            case PRESKYLAKE_SCALED -> {
+                long scaled = (long) iterations * normalizer.yieldsPerNormalizedYield() / PRESKYLAKE_COUNT_DIVISOR;
+                platform.pause((int) Math.max(1, Math.min(Integer.MAX_VALUE, scaled)));
+            }
+            case NORMALIZED_ONCE, NORMALIZED -> {
+                int capped = Math.min(iterations, MAX_NORMALIZED_SPIN);
+                platform.pause(capped * normalizer.yieldsPerNormalizedYield());
+            }
         }
+    }
+
+    /**
+     * {@code Thread.OptimalMaxSpinWaitsPerSpinIteration}: the measured ~272 ns in normalized yields
+     * when counts are normalized; CoreRT's constant 64 for {@code raw} and {@code preskylake-scaled}.
+     */
+    public int optimalMaxSpinWaitsPerSpinIteration() {
+        return pause.normalizedYields() ? normalizer.optimalMaxNormalizedYieldsPerSpinIteration()
+                : FIXED_OPTIMAL_MAX_SPIN_WAITS_PER_SPIN_ITERATION;
     }
 
     /**
@@ -111,9 +136,22 @@ public final class SpinContext {
         spinWait(n);
     }
 
-    /** Starts a normalized spin loop: lets the normalizer measure if a measurement is due. */
+    /** Starts a spin loop: lets the normalizer measure if a measurement is due and the mode uses one. */
     public void beginSpinLoop() {
-        if (normalized) {
+        if (pause != PauseMode.RAW) {
+            normalizer.refreshIfDue();
+        }
+    }
+
+    /**
+     * What the runtime did before the program's first spin: the one-shot PAUSE measurement of
+     * {@code normalized-once} and {@code preskylake-scaled}, which CoreCLR ran on the finalizer
+     * thread at start-up (dotnet/coreclr #14058) and CoreRT likewise (corert #7569, #7574). Without
+     * it the first spinner of a run would pay the 10 ms. Nothing for {@code raw}; for
+     * {@code normalized} (.NET 6) the first spin loop takes the short samples, as there.
+     */
+    public void measurePauseAtStartUp() {
+        if (pause == PauseMode.NORMALIZED_ONCE || pause == PauseMode.PRESKYLAKE_SCALED) {
             normalizer.refreshIfDue();
         }
     }

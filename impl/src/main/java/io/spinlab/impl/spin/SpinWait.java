@@ -8,12 +8,13 @@ import java.util.function.BooleanSupplier;
  * Escalating spin-then-yield for a waiting loop: the .NET {@code SpinWait} struct. Not
  * thread-safe: one instance per waiting thread, normally a local variable.
  *
- * <p>With {@code pause=normalized} (current, since .NET Core 2.1) iterations 0–9 PAUSE for 1, 2,
- * 4 normalized yields and then the ~272 ns cap; from iteration 10 on, yields and PAUSE iterations
- * alternate, every fifth yield is a {@code Sleep(0)}, and from the Sleep(1) threshold on every
- * iteration sleeps 1 ms. With {@code pause=raw} (before) iterations 0–9 issue {@code 4 << count}
- * raw PAUSEs (4 … 2,048) and from 10 on every iteration yields: a Sleep(1) every 20th, a Sleep(0)
- * every 5th. On a single processor every iteration yields.
+ * <p>The schedule follows the {@code spinwait} knob ({@link SpinOnceSchedule}): {@code capped}
+ * (since .NET Core 2.1) spins 1, 2, 4 … up to the ~272 ns cap at counts 0–9, then alternates
+ * yields and capped spins, every fifth yield a {@code Sleep(0)}, and from the Sleep(1) threshold
+ * on sleeps 1 ms; {@code exponential} (.NET Core 2.0) spins {@code 4 << count} at counts 0–10
+ * (4 … 4,096) and from 11 on yields every time: a Sleep(1) every 20th, a Sleep(0) every 5th. What
+ * a spin count costs follows the {@code pause} knob ({@link SpinContext#spinWait(int)}). On a
+ * single processor every iteration yields.
  */
 public final class SpinWait {
 
@@ -25,16 +26,15 @@ public final class SpinWait {
     public static final int DEFAULT_SLEEP1_THRESHOLD = 20;
     /** Suggested spin iterations before a real wait on a multi-processor. */
     public static final int SPIN_COUNT_FOR_SPIN_BEFORE_WAIT = 35;
-    /** Legacy yield schedule: a {@code Sleep(1)} every this many yields. */
-    static final int LEGACY_SLEEP1_EVERY_HOW_MANY_YIELDS = 20;
     /** One millisecond: {@code Sleep(1)}. */
     static final long SLEEP1_NANOS = 1_000_000L;
 
     private final SpinContext context;
+    private final SpinOnceSchedule schedule;
     private int count;
 
     public SpinWait(SpinContext context) {
-        this.context = context;
+        this(context, 0);
     }
 
     /** Starts at {@code count} (e.g. {@link #YIELD_THRESHOLD} to skip straight to yielding). */
@@ -43,6 +43,7 @@ public final class SpinWait {
             throw new IllegalArgumentException("count = " + count + " is negative; allowed 0.." + Integer.MAX_VALUE);
         }
         this.context = context;
+        this.schedule = SpinOnceSchedule.of(context.tuning().spinWait());
         this.count = count;
     }
 
@@ -53,7 +54,7 @@ public final class SpinWait {
 
     /** True if the next {@link #spinOnce()} will give up the processor instead of PAUSEing. */
     public boolean nextSpinWillYield() {
-        return count >= YIELD_THRESHOLD || context.singleProcessor();
+        return schedule.yieldsAt(count, context.singleProcessor());
     }
 
     /** Starts over at count 0. */
@@ -83,53 +84,8 @@ public final class SpinWait {
         if (count == 0) {
             context.beginSpinLoop();
         }
-        if (context.normalized()) {
-            spinOnceNormalized(sleep1Threshold);
-        } else {
-            spinOnceRaw(sleep1Threshold);
-        }
+        schedule.spinOnce(context, count, sleep1Threshold);
         count = count == Integer.MAX_VALUE ? YIELD_THRESHOLD : count + 1;
-    }
-
-    private void spinOnceNormalized(int sleep1Threshold) {
-        Platform platform = context.platform();
-        boolean sleep1Due = sleep1Threshold >= 0 && count >= sleep1Threshold;
-        boolean yieldTurn = count >= YIELD_THRESHOLD && (sleep1Due || ((count - YIELD_THRESHOLD) & 1) == 0);
-        if (context.singleProcessor() || yieldTurn) {
-            if (sleep1Due) {
-                platform.sleep(SLEEP1_NANOS);
-            } else {
-                int yieldsSoFar = count >= YIELD_THRESHOLD ? (count - YIELD_THRESHOLD) / 2 : count;
-                if (yieldsSoFar % SLEEP0_EVERY_HOW_MANY_YIELDS == SLEEP0_EVERY_HOW_MANY_YIELDS - 1) {
-                    platform.sleep(0);
-                } else {
-                    platform.yieldThread();
-                }
-            }
-            return;
-        }
-        int n = context.normalizer().optimalMaxNormalizedYieldsPerSpinIteration();
-        if (count <= 30 && (1 << count) < n) {
-            n = 1 << count;
-        }
-        context.spinWait(n);
-    }
-
-    private void spinOnceRaw(int sleep1Threshold) {
-        Platform platform = context.platform();
-        if (!nextSpinWillYield()) {
-            platform.pause(4 << count);
-            return;
-        }
-        int yieldsSoFar = count >= YIELD_THRESHOLD ? count - YIELD_THRESHOLD : count;
-        boolean sleep1Allowed = sleep1Threshold >= 0;
-        if (sleep1Allowed && yieldsSoFar % LEGACY_SLEEP1_EVERY_HOW_MANY_YIELDS == LEGACY_SLEEP1_EVERY_HOW_MANY_YIELDS - 1) {
-            platform.sleep(SLEEP1_NANOS);
-        } else if (yieldsSoFar % SLEEP0_EVERY_HOW_MANY_YIELDS == SLEEP0_EVERY_HOW_MANY_YIELDS - 1) {
-            platform.sleep(0);
-        } else {
-            platform.yieldThread();
-        }
     }
 
     /**

@@ -5,12 +5,12 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The pool with {@code global-queue=queue-segment} and per-item thread requests (.NET Core 2.0). */
+/** The pool with .NET Core 1.x's global queue ({@code global-queue=queue-segment}) and per-item thread requests. */
 class LegacyThreadPoolTest extends ThreadPoolContractTest {
 
     @Override
     Tuning tuning() {
-        return Tuning.legacy();
+        return Tuning.parse("netcore2.0,global-queue=queue-segment");
     }
 
     @Test

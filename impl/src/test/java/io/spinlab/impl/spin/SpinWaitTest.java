@@ -71,12 +71,19 @@ class SpinWaitTest {
     }
 
     @Test
-    void shouldSpinFourShiftedByCountRawPausesInLegacyMode() {
-        List<String> actions = actions(RAW, 8, 31, Integer.MIN_VALUE);
-        assertThat(actions.subList(0, 10)).containsExactly("pause(4)", "pause(8)", "pause(16)", "pause(32)",
-                "pause(64)", "pause(128)", "pause(256)", "pause(512)", "pause(1024)", "pause(2048)");
-        // From 10 on every iteration yields: Sleep(0) every 5th, Sleep(1) every 20th.
-        assertThat(actions.subList(10, 15)).containsExactly("yield", "yield", "yield", "yield", "sleep(0)");
+    void shouldSpinTheCappedShapeInRawPausesCappedAtSixtyFourWhenRaw() {
+        List<String> actions = actions(RAW, 8, 14, Integer.MIN_VALUE);
+        assertThat(actions).containsExactly("pause(1)", "pause(2)", "pause(4)", "pause(8)", "pause(16)", "pause(32)",
+                "pause(64)", "pause(64)", "pause(64)", "pause(64)", "yield", "pause(64)", "yield", "pause(64)");
+    }
+
+    @Test
+    void shouldSpinFourShiftedByCountUpToCountTenWithTheExponentialShape() {
+        List<String> actions = actions(Tuning.legacy(), 8, 31, Integer.MIN_VALUE);
+        assertThat(actions.subList(0, 11)).containsExactly("pause(4)", "pause(8)", "pause(16)", "pause(32)",
+                "pause(64)", "pause(128)", "pause(256)", "pause(512)", "pause(1024)", "pause(2048)", "pause(4096)");
+        // From 11 on every iteration yields: Sleep(0) every 5th, Sleep(1) every 20th, counted from 10.
+        assertThat(actions.subList(11, 15)).containsExactly("yield", "yield", "yield", "sleep(0)");
         assertThat(actions.get(29)).isEqualTo("sleep(1000000)");
         assertThat(actions.get(30)).isEqualTo("yield");
     }
@@ -124,7 +131,9 @@ class SpinWaitTest {
         RecordingPlatform platform = new RecordingPlatform(4, 4, 20);
         SpinContext.of(platform, NORMALIZED, new FixedNormalizer(9, 8)).spinWait(10);
         SpinContext.of(platform, RAW, new FixedNormalizer(9, 8)).spinWait(10);
-        assertThat(platform.calls()).extracting(RecordingPlatform.Call::amount).containsExactly(90L, 10L);
+        SpinContext.of(platform, Tuning.parse("current,pause=preskylake-scaled"), new FixedNormalizer(9, 8)).spinWait(10);
+        SpinContext.of(platform, Tuning.parse("current,pause=preskylake-scaled"), new FixedNormalizer(1, 8)).spinWait(7);
+        assertThat(platform.calls()).extracting(RecordingPlatform.Call::amount).containsExactly(90L, 10L, 11L, 1L);
     }
 
     @Test

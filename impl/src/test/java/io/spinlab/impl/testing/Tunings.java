@@ -2,7 +2,10 @@ package io.spinlab.impl.testing;
 
 import io.spinlab.impl.platform.HardwarePlatform;
 import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.tuning.Generation;
 import io.spinlab.model.tuning.Tuning;
+
+import java.util.Arrays;
 
 import java.util.stream.Stream;
 
@@ -11,10 +14,14 @@ public final class Tunings {
     private Tunings() {
     }
 
-    /** Legacy, current, and the variants the published experiments compare. */
+    /**
+     * Every generation with distinct knobs, and the what-ifs the experiments and users run: no
+     * spin, and the convoy Monitor under today's other heuristics.
+     */
     public static Stream<Tuning> all() {
-        return Stream.of(Tuning.legacy(), Tuning.current(), Tuning.parse("current,spin=unscaled,pause=raw"),
-                Tuning.parse("current,spin=none"), Tuning.parse("current,monitor=convoy"));
+        Stream<Tuning> generations = Arrays.stream(Generation.values()).map(Generation::tuning).distinct();
+        return Stream.concat(generations, Stream.of(Tuning.parse("current,spin=none"),
+                Tuning.parse("current,monitor=convoy")));
     }
 
     /** A hardware context for a tuning. */

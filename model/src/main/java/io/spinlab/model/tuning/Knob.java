@@ -11,7 +11,9 @@ import java.util.Locale;
 public enum Knob {
     /** The spin phase before blocking in ManualResetEvent and Task. */
     SPIN("spin", SpinPolicy.class),
-    /** What a count of PAUSEs means: raw instructions or normalized ~37 ns yields. */
+    /** The iteration schedule of SpinWait.SpinOnce. */
+    SPINWAIT("spinwait", SpinWaitShape.class),
+    /** What Thread.SpinWait(n) means: raw PAUSEs, CoreRT's scaled counts, or normalized ~37 ns yields. */
     PAUSE("pause", PauseMode.class),
     /** The SpinLock slow path. */
     SPINLOCK("spinlock", SpinLockPolicy.class),

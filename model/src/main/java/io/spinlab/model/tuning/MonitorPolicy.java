@@ -2,8 +2,14 @@ package io.spinlab.model.tuning;
 
 /** The Monitor-style lock's handoff (knob {@code monitor}). */
 public enum MonitorPolicy {
-    /** Legacy: while a waiter exists nobody else may take the lock; release hands it to the first waiter. */
+    /**
+     * .NET Core 2.0 (AwareLock before dotnet/coreclr #14216): while a waiter exists nobody else may
+     * take the lock; release hands it to the first waiter.
+     */
     CONVOY,
-    /** Current: arriving threads may barge; one waiter woken at a time, none while a spinner exists. */
+    /**
+     * Since .NET Core 2.1 (dotnet/coreclr #14216): arriving threads may barge; one waiter woken at a
+     * time, none while a spinner exists.
+     */
     BARGING
 }

@@ -2,8 +2,8 @@ package io.spinlab.model.tuning;
 
 /** How the event buffer manager reserves buffer bytes against its global limit (knob {@code reservation}). */
 public enum ReservationPolicy {
-    /** Legacy: take the manager's lock, compare with the limit, add. */
+    /** Up to .NET 5: take the manager's lock, compare with the limit, add. */
     UNDER_LOCK,
-    /** Since dotnet/runtime #50797: a CAS loop on the total outside the lock. */
+    /** Since .NET 6 (dotnet/runtime #50797): a CAS loop on the total outside the lock. */
     LOCKLESS
 }

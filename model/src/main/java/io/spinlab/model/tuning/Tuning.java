@@ -9,27 +9,28 @@ import java.util.Objects;
 /**
  * One value for every {@link Knob}: which heuristic each primitive uses. Immutable.
  *
- * <p>Two presets bundle the knobs by runtime generation: {@link #legacy()} approximates
- * .NET Core 2.0, {@link #current()} .NET 6 and later (the production default). A tuning is
- * written {@code preset[,knob=value...]}, e.g. {@code current,spin=proc-scaled,pause=raw}.
+ * <p>The {@link Generation}s bundle the knobs as each runtime shipped them; {@code current} names
+ * the newest ({@code net6}), {@code legacy} the oldest ({@code netcore2.0}). A tuning is written
+ * {@code preset[,knob=value...]}, e.g. {@code netcore2.0,spin=unscaled} or {@code current,pause=raw}:
+ * a generation, then the knobs changed from it.
  */
 public record Tuning(
         SpinPolicy spin,
+        SpinWaitShape spinWait,
         PauseMode pause,
         SpinLockPolicy spinLock,
         MonitorPolicy monitor,
         ReservationPolicy reservation,
         GlobalQueuePolicy globalQueue) {
 
-    private static final Tuning LEGACY = new Tuning(SpinPolicy.PROC_SCALED, PauseMode.RAW,
-            SpinLockPolicy.SPINNING_FACTOR, MonitorPolicy.CONVOY, ReservationPolicy.UNDER_LOCK,
-            GlobalQueuePolicy.QUEUE_SEGMENT);
-    private static final Tuning CURRENT = new Tuning(SpinPolicy.SPINONCE, PauseMode.NORMALIZED,
-            SpinLockPolicy.SPINWAIT, MonitorPolicy.BARGING, ReservationPolicy.LOCKLESS,
-            GlobalQueuePolicy.CONCURRENT_QUEUE);
+    /** Alias of the newest generation. */
+    public static final String CURRENT_ALIAS = "current";
+    /** Alias of the oldest generation. */
+    public static final String LEGACY_ALIAS = "legacy";
 
     public Tuning {
         Objects.requireNonNull(spin, "spin");
+        Objects.requireNonNull(spinWait, "spinwait");
         Objects.requireNonNull(pause, "pause");
         Objects.requireNonNull(spinLock, "spinlock");
         Objects.requireNonNull(monitor, "monitor");
@@ -37,19 +38,22 @@ public record Tuning(
         Objects.requireNonNull(globalQueue, "global-queue");
     }
 
-    /** ≈ .NET Core 2.0: processor-scaled spin, raw PAUSE, SPINNING_FACTOR, convoy, locked reservation, QueueSegment. */
+    /** The oldest generation, .NET Core 2.0 ({@code netcore2.0}). */
     public static Tuning legacy() {
-        return LEGACY;
+        return Generation.LEGACY.tuning();
     }
 
-    /** ≈ .NET 6+: SpinOnce spin, normalized PAUSE, SpinWait spin lock, barging, lockless, ConcurrentQueue. */
+    /** The newest generation and production default, .NET 6 ({@code net6}). */
     public static Tuning current() {
-        return CURRENT;
+        return Generation.CURRENT.tuning();
     }
 
-    /** The names of the presets accepted by {@link #parse}. */
+    /** The names {@link #parse} accepts as a preset: every generation, then the two aliases. */
     public static List<String> presetNames() {
-        return List.of("legacy", "current");
+        List<String> names = new ArrayList<>(Generation.names());
+        names.add(CURRENT_ALIAS);
+        names.add(LEGACY_ALIAS);
+        return List.copyOf(names);
     }
 
     /**
@@ -63,7 +67,7 @@ public record Tuning(
             throw new IllegalArgumentException("empty tuning; expected a preset (" + String.join(", ", presetNames())
                     + ") and/or knob=value settings");
         }
-        Tuning result = CURRENT;
+        Tuning result = current();
         String[] parts = trimmed.split(",", -1);
         for (int i = 0; i < parts.length; i++) {
             String part = parts[i].strip();
@@ -85,14 +89,20 @@ public record Tuning(
         return result;
     }
 
-    /** A preset by name. */
+    /** A preset by name: a generation, {@code current} or {@code legacy}. */
     public static Tuning preset(String name) {
-        return switch (name) {
-            case "legacy" -> LEGACY;
-            case "current" -> CURRENT;
-            default -> throw new IllegalArgumentException("unknown tuning preset '" + name + "'; valid presets: "
+        if (CURRENT_ALIAS.equals(name)) {
+            return current();
+        }
+        if (LEGACY_ALIAS.equals(name)) {
+            return legacy();
+        }
+        Generation generation = Generation.byNameOrNull(name);
+        if (generation == null) {
+            throw new IllegalArgumentException("unknown tuning preset '" + name + "'; valid presets: "
                     + String.join(", ", presetNames()));
-        };
+        }
+        return generation.tuning();
     }
 
     /** This tuning with one knob changed; the value must be of the knob's type. */
@@ -102,14 +112,12 @@ public record Tuning(
             throw new IllegalArgumentException("value " + value + " is not a value of knob '" + knob.knobName()
                     + "'; valid values: " + String.join(", ", knob.valueNames()));
         }
-        return switch (knob) {
-            case SPIN -> new Tuning((SpinPolicy) value, pause, spinLock, monitor, reservation, globalQueue);
-            case PAUSE -> new Tuning(spin, (PauseMode) value, spinLock, monitor, reservation, globalQueue);
-            case SPINLOCK -> new Tuning(spin, pause, (SpinLockPolicy) value, monitor, reservation, globalQueue);
-            case MONITOR -> new Tuning(spin, pause, spinLock, (MonitorPolicy) value, reservation, globalQueue);
-            case RESERVATION -> new Tuning(spin, pause, spinLock, monitor, (ReservationPolicy) value, globalQueue);
-            case GLOBAL_QUEUE -> new Tuning(spin, pause, spinLock, monitor, reservation, (GlobalQueuePolicy) value);
-        };
+        Map<Knob, Enum<?>> values = asMap();
+        values.put(knob, value);
+        return new Tuning((SpinPolicy) values.get(Knob.SPIN), (SpinWaitShape) values.get(Knob.SPINWAIT),
+                (PauseMode) values.get(Knob.PAUSE), (SpinLockPolicy) values.get(Knob.SPINLOCK),
+                (MonitorPolicy) values.get(Knob.MONITOR), (ReservationPolicy) values.get(Knob.RESERVATION),
+                (GlobalQueuePolicy) values.get(Knob.GLOBAL_QUEUE));
     }
 
     /** This tuning with {@code knob=value} applied, both given by their command-line names. */
@@ -122,6 +130,7 @@ public record Tuning(
     public Enum<?> get(Knob knob) {
         return switch (knob) {
             case SPIN -> spin;
+            case SPINWAIT -> spinWait;
             case PAUSE -> pause;
             case SPINLOCK -> spinLock;
             case MONITOR -> monitor;
@@ -140,16 +149,23 @@ public record Tuning(
     }
 
     /**
-     * The shortest text that {@link #parse} turns back into this tuning: the nearer preset
-     * followed by the knobs that differ from it.
+     * The shortest text that {@link #parse} turns back into this tuning: the nearest generation
+     * followed by the knobs that differ from it. Of equally near generations the oldest, the one
+     * that first shipped these values: {@code net5}'s knobs are written {@code netcore2.1}.
      */
     public String describe() {
-        List<String> fromLegacy = differences(LEGACY);
-        List<String> fromCurrent = differences(CURRENT);
-        boolean legacyCloser = fromLegacy.size() < fromCurrent.size();
+        Generation nearest = null;
+        List<String> nearestDiffs = null;
+        for (Generation generation : Generation.values()) {
+            List<String> diffs = differences(generation.tuning());
+            if (nearestDiffs == null || diffs.size() < nearestDiffs.size()) {
+                nearest = generation;
+                nearestDiffs = diffs;
+            }
+        }
         List<String> parts = new ArrayList<>();
-        parts.add(legacyCloser ? "legacy" : "current");
-        parts.addAll(legacyCloser ? fromLegacy : fromCurrent);
+        parts.add(nearest.generationName());
+        parts.addAll(nearestDiffs);
         return String.join(",", parts);
     }
 

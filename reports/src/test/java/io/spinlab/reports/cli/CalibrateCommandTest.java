@@ -25,8 +25,8 @@ class CalibrateCommandTest {
                 .containsPattern("this machine: [0-9.]+ ns per PAUSE, " + Runtime.getRuntime().availableProcessors()
                         + " logical processors")
                 .contains("hardware ops/ms").contains("simulated ops/ms")
-                .containsPattern("mres-wait-latency +current +[0-9.]+ +[0-9.]+")
-                .containsPattern("mres-wait-latency +legacy +[0-9.]+ +[0-9.]+")
+                .containsPattern("mres-wait-latency +net6 +[0-9.]+ +[0-9.]+")
+                .containsPattern("mres-wait-latency +netcore2.0 +[0-9.]+ +[0-9.]+")
                 .contains("rank correlation (Spearman)").contains("wrote the profile to " + profile);
         assertThat(out.toString()).doesNotContain("semaphore-latency");
         MachineProfile host = MachineProfileFiles.load(profile);

@@ -100,7 +100,7 @@ class RunCommandTest {
                 tuning.toString(), "--duration", "5ms", "--json")).as("%s", err).isZero();
         JsonNode json = new ObjectMapper().readTree(out.toString());
         assertThat(json.get("machine").asText()).isEqualTo("mine");
-        assertThat(json.get("tuning").asText()).isEqualTo("legacy,reservation=lockless");
+        assertThat(json.get("tuning").asText()).isEqualTo("netcore2.0,reservation=lockless");
         assertThat(run("run", "--workload", "mres-wait-latency", "--tuning", tuning.toString(), "--duration", "5ms",
                 "--json")).as("%s", err).isZero();
         assertThat(new ObjectMapper().readTree(out.toString()).get("tuning")).isEqualTo(json.get("tuning"));

@@ -2,6 +2,11 @@ package io.spinlab.sim.experiment;
 
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Generation;
+import io.spinlab.model.tuning.GlobalQueuePolicy;
+import io.spinlab.model.tuning.Knob;
+import io.spinlab.model.tuning.MonitorPolicy;
+import io.spinlab.model.tuning.ReservationPolicy;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.workload.EventPipeStress;
 import io.spinlab.sim.workload.MonitorThroughput;
@@ -25,13 +30,15 @@ import java.util.function.Supplier;
  * on simulated machines, plus the what-if sweep:
  * <ul>
  *   <li>{@code mres-proc-scaling}: processor-scaled vs unscaled spin before blocking (coreclr #13556);</li>
- *   <li>{@code normalized-spin}: raw vs normalized PAUSE in SpinWait (coreclr #13670);</li>
+ *   <li>{@code normalized-spin}: raw vs pre-Skylake-scaled PAUSE in CoreRT's SpinWait (corert #7569);</li>
  *   <li>{@code eventpipe-lockless}: buffer reservation under the lock vs lockless (runtime #50797);</li>
  *   <li>{@code threadpool-global-queue}: QueueSegment vs ConcurrentQueue global queue (coreclr #9234);</li>
  *   <li>{@code monitor-convoy}: convoy vs barging Monitor handoff (coreclr #13978, #14216);</li>
- *   <li>{@code future-cpus}: the legacy tuning against the current one across PAUSE costs and
- *       processor counts.</li>
+ *   <li>{@code future-cpus}: netcore2.0 against net6 across PAUSE costs and processor counts.</li>
  * </ul>
+ *
+ * <p>Each published experiment compares the two generations its pull request measured, or one
+ * generation with and without the single change it measured ({@link Generation}).
  *
  * <p>Every row runs both tunings with seed 1 and no faults. The measured window grows with the
  * number of threads ({@link #windowFor}), the same rule for every row, so that even the slowest
@@ -127,10 +134,11 @@ public final class Experiments {
         }
         return new Experiment("mres-proc-scaling",
                 "ManualResetEvent's spin before blocking: SpinWait(ProcessorCount × (4 << i)) against the same "
-                        + "without the multiply (dotnet/coreclr #13556/#13631), raw PAUSE counts, on a 10-cycle "
-                        + "Sandy Bridge and a 140-cycle Skylake; MresWaitDrainRate and MresWaitLatency at every "
-                        + "published multiplier, with and without a 1 µs delay before each set.",
-                Tuning.parse("current,spin=proc-scaled,pause=raw"), Tuning.parse("current,spin=unscaled,pause=raw"),
+                        + "without the multiply (dotnet/coreclr #13556/#13631): .NET Core 2.0 before and after, raw "
+                        + "PAUSE counts, convoy Monitor; on a 10-cycle Sandy Bridge and a 140-cycle Skylake; "
+                        + "MresWaitDrainRate and MresWaitLatency at every published multiplier, with and without a "
+                        + "1 µs delay before each set.",
+                Generation.NETCORE2_0.tuning(), Generation.NETCORE2_0_13556.tuning(),
                 rows, List.of("skylake-i7-6700: total over all 16 published rows +322 %",
                         "sandybridge-e5-1650: about +50 % in total, most rows improving"))
                 .withPublishedTotal(SANDY_BRIDGE, Published.delta(50,
@@ -185,33 +193,36 @@ public final class Experiments {
             }
         }
         return new Experiment("normalized-spin",
-                "SpinWait in raw PAUSE counts against normalized yields of about 37 ns measured at run time "
-                        + "(dotnet/coreclr #13670), the rest of the current tuning unchanged, on a 140-cycle Kaby "
-                        + "Lake Xeon and a 10-cycle Haswell; the whole SpinPerf suite at 1 and 2 × processors.",
-                Tuning.parse("current,pause=raw"), Tuning.current(), rows,
+                "CoreRT's port of the normalized PAUSE (dotnet/corert #7569, 2019): the retuned SpinWait shape "
+                        + "(min(2^count, 64) spins, yields interleaved from count 10) in raw PAUSEs against the same "
+                        + "counts sent through YieldProcessorNormalizedForPreSkylakeCount (count × yields per "
+                        + "normalized yield / 8), on a 140-cycle Kaby Lake Xeon and a 10-cycle Haswell; the whole "
+                        + "SpinPerf suite at 1 and 2 × processors. CoreRT's own managed Monitor is not modelled yet: "
+                        + "both sides run CoreCLR's barging Monitor.",
+                Generation.CORERT_2019_BEFORE.tuning(), Generation.CORERT_2019_AFTER.tuning(), rows,
                 List.of("kabylake-e3-1245v6: no scenario regressed by more than noise",
                         "haswell-i5-4670k: close to neutral"));
     }
 
     private static Published normalizedClaim(String machine, String workload, ThreadCount threads) {
         if (machine.equals(HASWELL)) {
-            return Published.direction(Published.Direction.NEUTRAL, "coreclr #13670: Haswell close to neutral");
+            return Published.direction(Published.Direction.NEUTRAL, "corert #7569, Haswell i5-4670K: close to neutral");
         }
         String pc = threads.toString();
         if (workload.equals(MresWaitDrainRate.NAME) && pc.equals("1pc")) {
-            return Published.delta(34, "coreclr #13670, Xeon E3-1245 v6: MresWaitDrainRate 1PcT +34 %");
+            return Published.delta(34, "corert #7569, Xeon E3-1245 v6: MresWaitDrainRate 1PcT +34 %");
         }
         if (workload.equals(MresWaitDrainRate.NAME) && pc.equals("2pc")) {
-            return Published.delta(59, "coreclr #13670, Xeon E3-1245 v6: MresWaitDrainRate 2PcT +59 %");
+            return Published.delta(59, "corert #7569, Xeon E3-1245 v6: MresWaitDrainRate 2PcT +59 %");
         }
         if (workload.equals("semaphore-latency") && pc.equals("1pc")) {
-            return Published.delta(30, "coreclr #13670: SemaphoreSlimLatency +30 % (thread count not stated)");
+            return Published.delta(30, "corert #7569: SemaphoreSlimLatency +30 % (thread count not stated)");
         }
         if (workload.equals("semaphore-wait-drain-rate") && pc.equals("1pc")) {
-            return Published.delta(35, "coreclr #13670: SemaphoreSlimWaitDrainRate +35 % (thread count not stated)");
+            return Published.delta(35, "corert #7569: SemaphoreSlimWaitDrainRate +35 % (thread count not stated)");
         }
         return Published.direction(Published.Direction.NOT_WORSE,
-                "coreclr #13670: no scenario regressed by more than noise");
+                "corert #7569: no scenario regressed by more than noise");
     }
 
     // ------------------------------------------------------------------ eventpipe-lockless
@@ -239,9 +250,11 @@ public final class Experiments {
                         + "queues on the lock (a lock caravan), against a lock-free CAS reservation that takes the "
                         + "lock only to link a buffer it got (dotnet/runtime #50797); 32 writers of 200-byte events, "
                         + "one reader, a saturated limit (256 MB and a 100 ms reader interval in the published "
-                        + "60 s run; 16 MB and 1 ms here, for ms-long windows), on the three published machines. "
+                        + "60 s run; 16 MB and 1 ms here, for ms-long windows), on the three published machines; "
+                        + "the .NET 5 code with and without that one change (the PR predates net6's other changes). "
                         + "Each machine has a row for events read and one for write attempts.",
-                Tuning.parse("current,reservation=under-lock"), Tuning.current(), rows,
+                Generation.NET5.tuning(), Generation.NET5.tuning().with(Knob.RESERVATION, ReservationPolicy.LOCKLESS),
+                rows,
                 List.of("kabylake-i7-7700hq: events read +63.9 %, events attempted +47.9 %",
                         "kabylake-i7-7700, ivybridge-e7-4x12: improvements reported"));
     }
@@ -290,9 +303,10 @@ public final class Experiments {
                 "The thread pool's global queue: QueueSegment (256-slot linked segments, indices packed 16/16 in "
                         + "one int) against ConcurrentQueue (dotnet/coreclr #9234), on a 2-socket Xeon with 32 "
                         + "logical processors; the QUWI matrix, chain depth × drivers, global and local queueing. "
-                        + "Both sides request workers per item, as the pool did then, so that only the queue "
-                        + "differs.",
-                Tuning.parse("current,global-queue=queue-segment"), Tuning.current(), rows,
+                        + "The .NET Core 2.0 pool with .NET Core 1.x's queue against itself: both sides request "
+                        + "workers per item, as the pool did then, so that only the queue differs.",
+                Generation.NETCORE2_0.tuning().with(Knob.GLOBAL_QUEUE, GlobalQueuePolicy.QUEUE_SEGMENT),
+                Generation.NETCORE2_0.tuning(), rows,
                 List.of("about 2× when one non-pool thread queues and waits; about +50 % when ProcessorCount "
                         + "threads queue; 47 of 50 cells improved"));
     }
@@ -320,8 +334,11 @@ public final class Experiments {
         return new Experiment("monitor-convoy",
                 "The Monitor handoff: convoy (no arriving thread may take the lock while one waits; release "
                         + "hands it to the woken waiter) against barging with spinner counting (dotnet/coreclr "
-                        + "#13978, fixed by #14216), on a contended lock, Skylake i7-6700.",
-                Tuning.parse("current,monitor=convoy"), Tuning.current(), rows, List.of());
+                        + "#13978, fixed by #14216): .NET Core 2.1 with and without that change, on a contended lock, "
+                        + "Skylake i7-6700. The convoy side is not yet the exact 2017 AwareLock (its 50 × 3^k raw "
+                        + "spin and SwitchToThread rounds).",
+                Generation.NETCORE2_1.tuning().with(Knob.MONITOR, MonitorPolicy.CONVOY), Generation.NETCORE2_1.tuning(),
+                rows, List.of());
     }
 
     // ------------------------------------------------------------------ future-cpus
@@ -354,8 +371,8 @@ public final class Experiments {
             }
         }
         return new Experiment("future-cpus",
-                "Today's heuristics (current: SpinOnce spin, normalized PAUSE, SpinWait spin lock) against the "
-                        + ".NET Core 2.0 ones (legacy) on parts that do not exist yet: PAUSE of 1 to 1,000 cycles × "
+                "Today's heuristics (net6: SpinOnce spin, normalized PAUSE, SpinWait spin lock) against the "
+                        + ".NET Core 2.0 ones (netcore2.0) on parts that do not exist yet: PAUSE of 1 to 1,000 cycles × "
                         + "4 to 256 logical processors, MresWaitDrainRate and SpinLockThroughput at 1 × "
                         + "processors. Where does the current tuning stop winning?",
                 Tuning.legacy(), Tuning.current(), rows, List.of());

@@ -44,8 +44,11 @@ import java.util.function.Consumer;
  */
 public final class HostCalibration {
 
-    /** Tunings every workload runs under: the current one, the legacy one, and current with raw PAUSE counts. */
-    public static final List<String> DEFAULT_TUNINGS = List.of("current", "legacy", "current,pause=raw");
+    /**
+     * Generations every workload runs under: the newest, the oldest, and CoreRT's before corert
+     * #7569 (today's spin shape in raw PAUSE counts, the side most sensitive to the PAUSE cost).
+     */
+    public static final List<String> DEFAULT_TUNINGS = List.of("net6", "netcore2.0", "corert-2019-before");
 
     private static final double DEFAULT_GHZ = 3.0;
     private static final long SEED = 1;

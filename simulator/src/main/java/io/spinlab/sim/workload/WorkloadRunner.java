@@ -51,7 +51,9 @@ public final class WorkloadRunner {
 
     /** Runs {@code workload} on {@link HardwarePlatform} with real threads and real time, on the calling thread. */
     public static WorkloadResult onHardware(Workload workload, Tuning tuning) throws InterruptedException {
-        return workload.run(SpinContext.of(HardwarePlatform.INSTANCE, tuning));
+        SpinContext context = SpinContext.of(HardwarePlatform.INSTANCE, tuning);
+        context.measurePauseAtStartUp();
+        return workload.run(context);
     }
 
     /** Runs {@code workload} in a simulation of {@code machine} with {@code seed} and no faults. */
@@ -79,6 +81,7 @@ public final class WorkloadRunner {
         WorkloadResult[] out = new WorkloadResult[1];
         sim.startThread("main", () -> {
             try {
+                context.measurePauseAtStartUp();
                 out[0] = workload.run(context);
             } catch (InterruptedException e) {
                 throw new IllegalStateException("the workload was interrupted", e);
@@ -140,8 +143,12 @@ public final class WorkloadRunner {
         Class<?> contextType = load(guests, SPIN_CONTEXT);
         Object context = invoke(method(contextType, "of", Platform.class, Tuning.class), null, sim.platform(), tuning);
         Method run = method(guestType, "run", contextType);
+        Method startUp = method(contextType, "measurePauseAtStartUp");
         Object[] out = new Object[1];
-        sim.startThread("main", () -> out[0] = invoke(run, workload, context));
+        sim.startThread("main", () -> {
+            invoke(startUp, context);
+            out[0] = invoke(run, workload, context);
+        });
         SimulationResult result = sim.run();
         Optional<WorkloadResult> workloadResult = result.completed() && out[0] != null
                 ? Optional.of(fromGuest(out[0])) : Optional.empty();

@@ -33,15 +33,21 @@ class ExperimentsTest {
     void shouldCompareNamedTuningsWhenExperimentsAreBuilt() {
         Experiment procScaling = Experiments.byName("mres-proc-scaling");
 
-        assertThat(procScaling.left().describe()).isEqualTo("current,spin=proc-scaled,pause=raw");
-        assertThat(procScaling.right().describe()).isEqualTo("current,spin=unscaled,pause=raw");
-        assertThat(Experiments.byName("normalized-spin").left().describe()).isEqualTo("current,pause=raw");
+        // Each published experiment runs the generations its pull request measured.
+        assertThat(procScaling.left().describe()).isEqualTo("netcore2.0");
+        assertThat(procScaling.right().describe()).isEqualTo("netcore2.0-13556");
+        assertThat(Experiments.byName("normalized-spin").left().describe()).isEqualTo("corert-2019-before");
+        assertThat(Experiments.byName("normalized-spin").right().describe()).isEqualTo("corert-2019-after");
         assertThat(Experiments.byName("threadpool-global-queue").left().describe())
-                .isEqualTo("current,global-queue=queue-segment");
-        assertThat(Experiments.byName("monitor-convoy").left().describe()).isEqualTo("current,monitor=convoy");
-        assertThat(Experiments.byName("future-cpus").left().describe()).isEqualTo("legacy");
-        assertThat(Experiments.byName("eventpipe-lockless").left().describe())
-                .isEqualTo("current,reservation=under-lock");
+                .isEqualTo("netcore2.0,global-queue=queue-segment");
+        assertThat(Experiments.byName("threadpool-global-queue").right().describe()).isEqualTo("netcore2.0");
+        assertThat(Experiments.byName("monitor-convoy").left().describe()).isEqualTo("netcore2.1,monitor=convoy");
+        assertThat(Experiments.byName("monitor-convoy").right().describe()).isEqualTo("netcore2.1");
+        assertThat(Experiments.byName("future-cpus").left().describe()).isEqualTo("netcore2.0");
+        assertThat(Experiments.byName("future-cpus").right().describe()).isEqualTo("net6");
+        assertThat(Experiments.byName("eventpipe-lockless").left().describe()).isEqualTo("netcore2.1");
+        assertThat(Experiments.byName("eventpipe-lockless").right().describe())
+                .isEqualTo("netcore2.1,reservation=lockless");
         assertThat(Experiments.byName("eventpipe-lockless").memoryModel()).isFalse();
         assertThat(Experiments.byName("eventpipe-lockless").withMemoryModel(true).select(r -> true).memoryModel())
                 .isTrue();
@@ -102,7 +108,7 @@ class ExperimentsTest {
         assertThat(scaled.rows().get(0).workload().parameters()).isEqualTo("threads=1pc,hold=0,warmup=5ms,window=10ms");
         assertThat(scaled.rows().get(0).machine()).isEqualTo(base.rows().get(0).machine());
         assertThat(scaled.memoryModel()).isTrue();
-        assertThat(scaled).hasToString("monitor-convoy (current,monitor=convoy vs current, 6 rows, memory model)");
+        assertThat(scaled).hasToString("monitor-convoy (netcore2.1,monitor=convoy vs netcore2.1, 6 rows, memory model)");
         assertThatThrownBy(() -> base.withWindowScale(0)).hasMessageContaining("positive");
     }
 

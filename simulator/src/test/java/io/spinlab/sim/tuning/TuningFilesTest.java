@@ -35,7 +35,7 @@ class TuningFilesTest {
         Files.writeString(file, "spinn: none\n");
         assertThatThrownBy(() -> TuningFiles.load(file)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("tuning file '" + file + "': unknown key 'spinn'")
-                .hasMessageContaining("valid keys: base, spin, pause");
+                .hasMessageContaining("valid keys: base, spin, spinwait, pause");
     }
 
     @Test

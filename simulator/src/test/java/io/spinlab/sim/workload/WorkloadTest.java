@@ -32,7 +32,7 @@ class WorkloadTest {
         assertThat(result.elapsedNanos()).isPositive();
         assertThat(run.simulation().metrics().threads()).extracting(t -> t.name()).containsExactly("main", "pong");
         assertThat(run.simulation().reproduction())
-                .isEqualTo("machine=skylake-i7-6700 workload=mres-ping-pong(rounds=200) tuning=current seed=1 "
+                .isEqualTo("machine=skylake-i7-6700 workload=mres-ping-pong(rounds=200) tuning=net6 seed=1 "
                         + "faults=none");
     }
 
