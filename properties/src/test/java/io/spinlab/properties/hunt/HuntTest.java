@@ -52,7 +52,7 @@ class HuntTest {
         assertThat(report.shrinkSteps()).isEqualTo(2);
         assertThat(report.baselineScore()).isEqualTo(opsPerMs(3313, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(30, 300));
-        assertThat(report.replay()).endsWith("--candidate current,spin=none --workload mres-wait-drain-rate "
+        assertThat(report.replay()).endsWith("--candidate net6,spin=none --workload mres-wait-drain-rate "
                 + "--threshold 10.0 --replay c:0,0,0,0,0,0");
 
         String choices = report.replay().substring(report.replay().indexOf("c:"));
