@@ -69,13 +69,14 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
      * "empty" while an enqueue it could have waited for is in flight. Here the offset comes
      * first; a dequeuer that reads frozen = true is then sure to read the offset tail.
      *
-     * Spin/wait policy: a lost race or an unfinished neighbour costs one SpinWait.spinOnce with
-     * the default Sleep(1) threshold of 20, as the .NET Core 3.1 segment's `spinner.SpinOnce()`.
-     * The reference notes give a threshold of 8 (raised to 10 by SpinWait); measured here with
-     * two threads doing offer+poll pairs, that made each thread sleep 1 ms about 300 times a
-     * second (one thread then runs alone, which flatters throughput and ruins latency), while
-     * 20 slept a handful of times. Whichever .NET version used 8, 20 is the verified one.
-     *
+     * Spin/wait policy: a lost race costs one SpinWait.spinOnce whose Sleep(1) threshold follows
+     * the queue-spin knob, as .NET changed it: 20 (SpinOnce()'s default, 2.x), -1 (never, coreclr
+     * #21722, 3.0 to 5.0) and the segment's constant 8, raised to 10 by SpinWait (runtime #44265,
+     * .NET 6). Measured here with two threads doing offer+poll pairs, 10 made each thread sleep
+     * 1 ms about 300 times a second where 20 slept a handful of times: that is .NET 6's behaviour,
+     * which issue runtime #44077 argued for, not a spinlab choice. size() and waiting for an
+     * unfinished neighbour keep SpinOnce()'s default, as .NET's Count does.
+
      * Why not simpler: a linked Michael–Scott queue allocates a node per element and makes
      * producers and consumers CAS adjacent memory; one big ring bounds the queue. The segment
      * list keeps the ring's cache behaviour with no bound.
@@ -85,9 +86,6 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
     public static final int INITIAL_SEGMENT_LENGTH = 32;
     /** Slots of the largest segment: 1024 × 1024. */
     public static final int MAX_SEGMENT_LENGTH = 1024 * 1024;
-    /** The SpinWait Sleep(1) threshold on lost races: SpinOnce()'s default, as .NET Core 3.1's segment. */
-    static final int SLEEP1_THRESHOLD = SpinWait.DEFAULT_SLEEP1_THRESHOLD;
-
     private final SpinContext context;
     private final int initialSegmentLength;
     /** Guards every change of {@link #head} and {@link #tail} and snapshots. */
@@ -453,6 +451,11 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
             return items.length * 2;
         }
 
+        /** The Sleep(1) threshold of a lost race's spin, from the queue-spin knob (slow path only). */
+        private static int lostRaceSleep1Threshold(SpinContext context) {
+            return context.tuning().queueSpin().sleep1Threshold();
+        }
+
         boolean tryEnqueue(Object item, SpinContext context) {
             SpinWait spinner = null;
             for (;;) {
@@ -473,7 +476,7 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
                 if (spinner == null) {
                     spinner = new SpinWait(context);
                 }
-                spinner.spinOnce(SLEEP1_THRESHOLD);
+                spinner.spinOnce(lostRaceSleep1Threshold(context));
             }
         }
 
@@ -501,7 +504,7 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
                 if (spinner == null) {
                     spinner = new SpinWait(context);
                 }
-                spinner.spinOnce(SLEEP1_THRESHOLD);
+                spinner.spinOnce(lostRaceSleep1Threshold(context));
             }
         }
 
@@ -538,7 +541,7 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
                 if (spinner == null) {
                     spinner = new SpinWait(context);
                 }
-                spinner.spinOnce(SLEEP1_THRESHOLD);
+                spinner.spinOnce(lostRaceSleep1Threshold(context));
             }
         }
 

@@ -15,7 +15,8 @@ import java.util.Objects;
  * {@code ConcurrentStack<T>}, a Treiber stack. A push that loses a race spins once with a
  * {@link SpinWait} before retrying; a pop that loses a race backs off exponentially with random
  * jitter (bounded by 8 yields, randomness from the {@code Platform}) so that contending poppers
- * do not retry in lock-step.
+ * do not retry in lock-step. Both spins sleep 1 ms from the 20th lost race in .NET Core 2.x and
+ * never since 3.0 (knob {@code stack-spin}; dotnet/corefx #34288).
  *
  * <p>Progress: lock-free. {@link #push}, {@link #pop}, {@link #peek}, {@link #isEmpty},
  * {@link #pushRange} and {@link #popRange} are linearizable (a range moves atomically).
@@ -106,7 +107,7 @@ public final class ConcurrentStack<E> {
             if (HEAD.compareAndSet(this, h, top)) {
                 return;
             }
-            spinner.spinOnce();
+            spinner.spinOnce(context.tuning().stackSpin().sleep1Threshold());
         }
     }
 
@@ -164,7 +165,7 @@ public final class ConcurrentStack<E> {
                 return h;
             }
             for (int i = 0; i < backoff; i++) {
-                spinner.spinOnce(-1);
+                spinner.spinOnce(context.tuning().stackSpin().sleep1Threshold());
             }
             if (spinner.nextSpinWillYield()) {
                 backoff = 1 + platform.nextRandom(BACKOFF_MAX_YIELDS - 1);

@@ -152,6 +152,17 @@ class GenerationSpinScheduleTest {
     }
 
     @Test
+    void collectionsShouldStopSleepingInTheirRetrySpinsFrom30AndTheQueueStartAgainIn6() {
+        for (Generation generation : Generation.values()) {
+            Tuning tuning = generation.tuning();
+            boolean before30 = generation.compareTo(Generation.NETCORE3_0) < 0;
+            assertThat(tuning.stackSpin().sleep1Threshold()).as(generation.generationName()).isEqualTo(before30 ? 20 : -1);
+            int queue = before30 ? 20 : generation == Generation.NET6 ? 8 : -1;
+            assertThat(tuning.queueSpin().sleep1Threshold()).as(generation.generationName()).isEqualTo(queue);
+        }
+    }
+
+    @Test
     void everyGenerationShouldBeNamedAndParseBackToItself() {
         for (Generation generation : Generation.values()) {
             Tuning parsed = Tuning.parse(generation.generationName());

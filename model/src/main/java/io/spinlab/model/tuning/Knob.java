@@ -22,7 +22,11 @@ public enum Knob {
     /** How the event buffer manager reserves bytes against its global limit. */
     RESERVATION("reservation", ReservationPolicy.class),
     /** The thread pool's global queue. */
-    GLOBAL_QUEUE("global-queue", GlobalQueuePolicy.class);
+    GLOBAL_QUEUE("global-queue", GlobalQueuePolicy.class),
+    /** ConcurrentQueue's spin on a lost race. */
+    QUEUE_SPIN("queue-spin", QueueSpinPolicy.class),
+    /** ConcurrentStack's spin on a lost CAS. */
+    STACK_SPIN("stack-spin", StackSpinPolicy.class);
 
     private final String knobName;
     private final Class<? extends Enum<?>> valueType;

@@ -21,7 +21,9 @@ public record Tuning(
         SpinLockPolicy spinLock,
         MonitorPolicy monitor,
         ReservationPolicy reservation,
-        GlobalQueuePolicy globalQueue) {
+        GlobalQueuePolicy globalQueue,
+        QueueSpinPolicy queueSpin,
+        StackSpinPolicy stackSpin) {
 
     /** Alias of the newest generation. */
     public static final String CURRENT_ALIAS = "current";
@@ -36,6 +38,8 @@ public record Tuning(
         Objects.requireNonNull(monitor, "monitor");
         Objects.requireNonNull(reservation, "reservation");
         Objects.requireNonNull(globalQueue, "global-queue");
+        Objects.requireNonNull(queueSpin, "queue-spin");
+        Objects.requireNonNull(stackSpin, "stack-spin");
     }
 
     /** The oldest generation, .NET Core 2.0 ({@code netcore2.0}). */
@@ -117,7 +121,8 @@ public record Tuning(
         return new Tuning((SpinPolicy) values.get(Knob.SPIN), (SpinWaitShape) values.get(Knob.SPINWAIT),
                 (PauseMode) values.get(Knob.PAUSE), (SpinLockPolicy) values.get(Knob.SPINLOCK),
                 (MonitorPolicy) values.get(Knob.MONITOR), (ReservationPolicy) values.get(Knob.RESERVATION),
-                (GlobalQueuePolicy) values.get(Knob.GLOBAL_QUEUE));
+                (GlobalQueuePolicy) values.get(Knob.GLOBAL_QUEUE), (QueueSpinPolicy) values.get(Knob.QUEUE_SPIN),
+                (StackSpinPolicy) values.get(Knob.STACK_SPIN));
     }
 
     /** This tuning with {@code knob=value} applied, both given by their command-line names. */
@@ -136,6 +141,8 @@ public record Tuning(
             case MONITOR -> monitor;
             case RESERVATION -> reservation;
             case GLOBAL_QUEUE -> globalQueue;
+            case QUEUE_SPIN -> queueSpin;
+            case STACK_SPIN -> stackSpin;
         };
     }
 

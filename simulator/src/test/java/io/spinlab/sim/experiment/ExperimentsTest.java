@@ -45,9 +45,9 @@ class ExperimentsTest {
         assertThat(Experiments.byName("monitor-convoy").right().describe()).isEqualTo("netcore2.1");
         assertThat(Experiments.byName("future-cpus").left().describe()).isEqualTo("netcore2.0");
         assertThat(Experiments.byName("future-cpus").right().describe()).isEqualTo("net6");
-        assertThat(Experiments.byName("eventpipe-lockless").left().describe()).isEqualTo("netcore2.1");
+        assertThat(Experiments.byName("eventpipe-lockless").left().describe()).isEqualTo("netcore3.0");
         assertThat(Experiments.byName("eventpipe-lockless").right().describe())
-                .isEqualTo("netcore2.1,reservation=lockless");
+                .isEqualTo("netcore3.0,reservation=lockless");
         assertThat(Experiments.byName("eventpipe-lockless").memoryModel()).isFalse();
         assertThat(Experiments.byName("eventpipe-lockless").withMemoryModel(true).select(r -> true).memoryModel())
                 .isTrue();
