@@ -9,6 +9,7 @@ import io.spinlab.impl.lock.MonitorLock;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.platform.Platform;
 import io.spinlab.model.tuning.GlobalQueuePolicy;
+import io.spinlab.model.tuning.ThreadRequestPolicy;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -32,9 +33,9 @@ import java.util.function.BiConsumer;
  *
  * <p>Workers are woken through a {@link LifoSemaphore}, so idle workers spin briefly, then
  * sleep newest-first, and time out after the idle timeout. How many wake-ups queued work asks
- * for is a {@link ThreadRequestPolicy}: at most one outstanding request that each woken worker
- * passes on when it finds more work (current .NET), or one request per queued item up to the
- * processor count (before .NET 9). The number of workers stays between the configured minimum
+ * for is a {@link ThreadRequestPolicy}, the {@code thread-requests} knob: one request per queued
+ * item up to the processor count (every generation spinlab models), or at most one outstanding
+ * request that each woken worker passes on when it finds more work (later .NET, a what-if here). The number of workers stays between the configured minimum
  * (the target) and maximum; when queued work makes no progress for a gate interval (all
  * workers blocked), the pool adds a worker (starvation injection, as .NET's gate thread).
  *
@@ -121,14 +122,6 @@ public final class ThreadPool implements Executor {
     static final long GATE_RUNNING = 1;
     static final long GATE_STOPPED = 2;
 
-    /** How queued work asks for workers. */
-    public enum ThreadRequestPolicy {
-        /** Current .NET: at most one outstanding request; a worker that finds more work passes it on. */
-        CASCADING,
-        /** Before .NET 9: one request per queued item while fewer than the processor count are outstanding. */
-        PER_ITEM
-    }
-
     private final SpinContext context;
     private final Platform platform;
     private final String name;
@@ -170,9 +163,7 @@ public final class ThreadPool implements Executor {
         this.gateIntervalNanos = builder.gateIntervalNanos;
         this.errorHandler = builder.errorHandler;
         GlobalQueuePolicy queuePolicy = context.tuning().globalQueue();
-        this.requestPolicy = builder.requestPolicy != null ? builder.requestPolicy
-                : queuePolicy == GlobalQueuePolicy.QUEUE_SEGMENT ? ThreadRequestPolicy.PER_ITEM
-                : ThreadRequestPolicy.CASCADING;
+        this.requestPolicy = builder.requestPolicy != null ? builder.requestPolicy : context.tuning().threadRequests();
         this.globalQueue = queuePolicy == GlobalQueuePolicy.QUEUE_SEGMENT ? new QueueSegmentQueue<>(context)
                 : new ConcurrentQueue<>(context);
         this.semaphore = new LifoSemaphore(context, 0, Integer.MAX_VALUE, builder.semaphoreSpinCount);
@@ -1024,9 +1015,8 @@ public final class ThreadPool implements Executor {
         }
 
         /**
-         * How queued work requests workers. Default: {@link ThreadRequestPolicy#PER_ITEM} with
-         * {@code global-queue=queue-segment} (the .NET Core 2.0 pool), else
-         * {@link ThreadRequestPolicy#CASCADING}. Set both knobs apart to measure one change alone.
+         * How queued work requests workers. Default: the tuning's {@code thread-requests} knob,
+         * independent of the global queue.
          */
         public Builder requestPolicy(ThreadRequestPolicy policy) {
             this.requestPolicy = Objects.requireNonNull(policy, "requestPolicy");

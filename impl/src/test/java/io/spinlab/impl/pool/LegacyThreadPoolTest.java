@@ -1,5 +1,6 @@
 package io.spinlab.impl.pool;
 
+import io.spinlab.model.tuning.ThreadRequestPolicy;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class LegacyThreadPoolTest extends ThreadPoolContractTest {
     void shouldRequestPerItemWhenGlobalQueueIsQueueSegment() {
         ThreadPool pool = track(builder().build());
 
-        assertThat(pool.requestPolicy()).isEqualTo(ThreadPool.ThreadRequestPolicy.PER_ITEM);
+        assertThat(pool.requestPolicy()).isEqualTo(ThreadRequestPolicy.PER_ITEM);
         assertThat(pool.globalQueuePolicy()).hasToString("QUEUE_SEGMENT");
     }
 }

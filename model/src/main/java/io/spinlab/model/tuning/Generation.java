@@ -20,7 +20,8 @@ public enum Generation {
     NETCORE2_0("netcore2.0", "mid-2017 CoreCLR, before dotnet/coreclr #13556",
             new Tuning(SpinPolicy.PROC_SCALED, SpinWaitShape.EXPONENTIAL, PauseMode.RAW,
                     SpinLockPolicy.SPINNING_FACTOR, MonitorPolicy.CONVOY, ReservationPolicy.UNDER_LOCK,
-                    GlobalQueuePolicy.CONCURRENT_QUEUE, QueueSpinPolicy.SLEEP_AT_20, StackSpinPolicy.SLEEP_AT_20)),
+                    GlobalQueuePolicy.CONCURRENT_QUEUE, QueueSpinPolicy.SLEEP_AT_20, StackSpinPolicy.SLEEP_AT_20,
+                    ThreadRequestPolicy.PER_ITEM)),
     /** .NET Core 2.0 with dotnet/coreclr #13556 (#13631 in release/2.0.0): the spin's processor multiply gone. */
     NETCORE2_0_13556("netcore2.0-13556", "netcore2.0 with dotnet/coreclr #13556 / #13631",
             NETCORE2_0.tuning.with(Knob.SPIN, SpinPolicy.UNSCALED)),
@@ -28,7 +29,8 @@ public enum Generation {
     NETCORE2_1("netcore2.1", "CoreCLR after dotnet/coreclr #13670 and #14216",
             new Tuning(SpinPolicy.SPINONCE, SpinWaitShape.CAPPED, PauseMode.NORMALIZED_ONCE,
                     SpinLockPolicy.SPINWAIT, MonitorPolicy.BARGING, ReservationPolicy.UNDER_LOCK,
-                    GlobalQueuePolicy.CONCURRENT_QUEUE, QueueSpinPolicy.SLEEP_AT_20, StackSpinPolicy.SLEEP_AT_20)),
+                    GlobalQueuePolicy.CONCURRENT_QUEUE, QueueSpinPolicy.SLEEP_AT_20, StackSpinPolicy.SLEEP_AT_20,
+                    ThreadRequestPolicy.PER_ITEM)),
     /** .NET Core 3.0: no Sleep(1) in the collections' CAS-retry spins (coreclr #21722, corefx #34288). */
     NETCORE3_0("netcore3.0", "netcore2.1 without Sleep(1) in the collections' retry spins (coreclr #21722)",
             NETCORE2_1.tuning.with(Knob.QUEUE_SPIN, QueueSpinPolicy.NO_SLEEP).with(Knob.STACK_SPIN,

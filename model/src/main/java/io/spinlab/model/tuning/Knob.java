@@ -26,7 +26,9 @@ public enum Knob {
     /** ConcurrentQueue's spin on a lost race. */
     QUEUE_SPIN("queue-spin", QueueSpinPolicy.class),
     /** ConcurrentStack's spin on a lost CAS. */
-    STACK_SPIN("stack-spin", StackSpinPolicy.class);
+    STACK_SPIN("stack-spin", StackSpinPolicy.class),
+    /** How the thread pool's queued work asks for workers. */
+    THREAD_REQUESTS("thread-requests", ThreadRequestPolicy.class);
 
     private final String knobName;
     private final Class<? extends Enum<?>> valueType;

@@ -23,7 +23,8 @@ public record Tuning(
         ReservationPolicy reservation,
         GlobalQueuePolicy globalQueue,
         QueueSpinPolicy queueSpin,
-        StackSpinPolicy stackSpin) {
+        StackSpinPolicy stackSpin,
+        ThreadRequestPolicy threadRequests) {
 
     /** Alias of the newest generation. */
     public static final String CURRENT_ALIAS = "current";
@@ -40,6 +41,7 @@ public record Tuning(
         Objects.requireNonNull(globalQueue, "global-queue");
         Objects.requireNonNull(queueSpin, "queue-spin");
         Objects.requireNonNull(stackSpin, "stack-spin");
+        Objects.requireNonNull(threadRequests, "thread-requests");
     }
 
     /** The oldest generation, .NET Core 2.0 ({@code netcore2.0}). */
@@ -122,7 +124,7 @@ public record Tuning(
                 (PauseMode) values.get(Knob.PAUSE), (SpinLockPolicy) values.get(Knob.SPINLOCK),
                 (MonitorPolicy) values.get(Knob.MONITOR), (ReservationPolicy) values.get(Knob.RESERVATION),
                 (GlobalQueuePolicy) values.get(Knob.GLOBAL_QUEUE), (QueueSpinPolicy) values.get(Knob.QUEUE_SPIN),
-                (StackSpinPolicy) values.get(Knob.STACK_SPIN));
+                (StackSpinPolicy) values.get(Knob.STACK_SPIN), (ThreadRequestPolicy) values.get(Knob.THREAD_REQUESTS));
     }
 
     /** This tuning with {@code knob=value} applied, both given by their command-line names. */
@@ -143,6 +145,7 @@ public record Tuning(
             case GLOBAL_QUEUE -> globalQueue;
             case QUEUE_SPIN -> queueSpin;
             case STACK_SPIN -> stackSpin;
+            case THREAD_REQUESTS -> threadRequests;
         };
     }
 

@@ -1,5 +1,6 @@
 package io.spinlab.sim.workload;
 
+import io.spinlab.model.tuning.ThreadRequestPolicy;
 import io.spinlab.impl.event.ManualResetEvent;
 import io.spinlab.impl.pool.ThreadPool;
 import io.spinlab.impl.spin.SpinContext;
@@ -63,18 +64,17 @@ public final class Quwi implements Workload {
     private final int depth;
     private final Mode mode;
     /** Null: the pool's default for the tuning. */
-    private final ThreadPool.ThreadRequestPolicy requests;
+    private final ThreadRequestPolicy requests;
     private final Window window;
 
     /**
      * @param drivers threads queueing chains, 1..{@value #MAX}
      * @param depth   work items per chain, 1..{@value #MAX}
      * @param mode     where links are queued
-     * @param requests how queued work wakes workers; null for the pool's default under the tuning
-     *                 (per-item with {@code global-queue=queue-segment}, else cascading)
+     * @param requests how queued work wakes workers; null for the tuning's {@code thread-requests}
      * @param window   warm-up and measured window
      */
-    public Quwi(int drivers, int depth, Mode mode, ThreadPool.ThreadRequestPolicy requests, Window window) {
+    public Quwi(int drivers, int depth, Mode mode, ThreadRequestPolicy requests, Window window) {
         if (drivers < 1 || drivers > MAX || depth < 1 || depth > MAX) {
             throw new IllegalArgumentException("drivers = " + drivers + ", depth = " + depth + "; valid: drivers 1.."
                     + MAX + " (serial = 1), depth 1.." + MAX);
@@ -86,19 +86,19 @@ public final class Quwi implements Workload {
         this.window = Objects.requireNonNull(window, "window");
     }
 
-    private static ThreadPool.ThreadRequestPolicy parseRequests(String text) {
+    private static ThreadRequestPolicy parseRequests(String text) {
         return switch (text) {
-            case "per-item" -> ThreadPool.ThreadRequestPolicy.PER_ITEM;
-            case "cascading" -> ThreadPool.ThreadRequestPolicy.CASCADING;
+            case "per-item" -> ThreadRequestPolicy.PER_ITEM;
+            case "cascading" -> ThreadRequestPolicy.CASCADING;
             default -> null;
         };
     }
 
-    private static String requestsText(ThreadPool.ThreadRequestPolicy policy) {
+    private static String requestsText(ThreadRequestPolicy policy) {
         if (policy == null) {
             return "tuning";
         }
-        return policy == ThreadPool.ThreadRequestPolicy.PER_ITEM ? "per-item" : "cascading";
+        return policy == ThreadRequestPolicy.PER_ITEM ? "per-item" : "cascading";
     }
 
     private static int parseDrivers(String text) {

@@ -1,5 +1,6 @@
 package io.spinlab.properties.sim.guest;
 
+import io.spinlab.model.tuning.ThreadRequestPolicy;
 import io.spinlab.impl.event.CountdownEvent;
 import io.spinlab.impl.pool.ThreadPool;
 import io.spinlab.impl.spin.SpinContext;
@@ -71,8 +72,8 @@ public final class ThreadPoolScenario implements SimScenario<PoolObservation> {
                 .minWorkers(world.minWorkers()).maxWorkers(world.maxWorkers())
                 .idleTimeout(world.idleTimeoutNanos(), TimeUnit.NANOSECONDS)
                 .gateInterval(world.gateIntervalNanos(), TimeUnit.NANOSECONDS)
-                .requestPolicy(world.perItemRequests() ? ThreadPool.ThreadRequestPolicy.PER_ITEM
-                        : ThreadPool.ThreadRequestPolicy.CASCADING)
+                .requestPolicy(world.perItemRequests() ? ThreadRequestPolicy.PER_ITEM
+                        : ThreadRequestPolicy.CASCADING)
                 .errorHandler((item, error) -> errors++)
                 .build();
         List<List<PoolWorld.Item>> submitters = world.submitters();
