@@ -46,7 +46,12 @@ public enum MachineField {
     /** Scheduler time slice, ns. */
     TIME_SLICE_NS("timeSliceNs", Kind.NUMBER, Limits.MIN_POSITIVE_NS, Limits.MAX_COST_NS),
     /** Cache line size in bytes, a power of two. */
-    CACHE_LINE_BYTES("cacheLineBytes", Kind.WHOLE_NUMBER, Limits.MIN_CACHE_LINE_BYTES, Limits.MAX_CACHE_LINE_BYTES);
+    CACHE_LINE_BYTES("cacheLineBytes", Kind.WHOLE_NUMBER, Limits.MIN_CACHE_LINE_BYTES, Limits.MAX_CACHE_LINE_BYTES),
+    /**
+     * Core cycles one executed bytecode instruction of guest code costs between two scheduling
+     * points (the simulator's instruction clock); 0 makes that code free.
+     */
+    CYCLES_PER_BYTECODE("cyclesPerBytecode", Kind.NUMBER, 0, Limits.MAX_CYCLES_PER_BYTECODE);
 
     /*
      * Implementation notes
@@ -170,6 +175,7 @@ public enum MachineField {
             case SLEEP_GRANULARITY_NS -> profile.sleepGranularityNs();
             case TIME_SLICE_NS -> profile.timeSliceNs();
             case CACHE_LINE_BYTES -> profile.cacheLineBytes();
+            case CYCLES_PER_BYTECODE -> profile.cyclesPerBytecode();
         };
     }
 
@@ -266,6 +272,8 @@ public enum MachineField {
         static final double MIN_POSITIVE_NS = 0.001;
         static final int MIN_CACHE_LINE_BYTES = 16;
         static final int MAX_CACHE_LINE_BYTES = 512;
+        /** A bytecode that takes 100 cycles is a unit mistake (ns for cycles) rather than a machine. */
+        static final double MAX_CYCLES_PER_BYTECODE = 100;
 
         private Limits() {
         }

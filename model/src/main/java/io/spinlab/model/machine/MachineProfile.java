@@ -69,6 +69,8 @@ import java.util.Objects;
  * @param sleepGranularityNs  timer granularity: sleeps are rounded up to a multiple of it, ns
  * @param timeSliceNs         how long a thread runs before the scheduler may preempt it, ns
  * @param cacheLineBytes      cache line size, a power of two in 16..512
+ * @param cyclesPerBytecode   core cycles one executed bytecode instruction of guest code costs
+ *                            between two scheduling points (the simulator's instruction clock)
  */
 public record MachineProfile(
         String name,
@@ -86,7 +88,8 @@ public record MachineProfile(
         double yieldIdleNs,
         double sleepGranularityNs,
         double timeSliceNs,
-        int cacheLineBytes) {
+        int cacheLineBytes,
+        double cyclesPerBytecode) {
 
     /*
      * Implementation notes
@@ -130,6 +133,7 @@ public record MachineProfile(
     private static final double DEFAULT_SLEEP_GRANULARITY_NS = 1_060_000;
     private static final double DEFAULT_TIME_SLICE_NS = 4_000_000;
     private static final int DEFAULT_CACHE_LINE_BYTES = 64;
+    private static final double DEFAULT_CYCLES_PER_BYTECODE = 1.0;
 
     private static final int MANTISSA_BITS = 52;
     private static final long MANTISSA_MASK = (1L << MANTISSA_BITS) - 1;
@@ -160,13 +164,14 @@ public record MachineProfile(
         MachineField.SLEEP_GRANULARITY_NS.checkNumber(name, sleepGranularityNs);
         MachineField.TIME_SLICE_NS.checkNumber(name, timeSliceNs);
         MachineField.CACHE_LINE_BYTES.checkWhole(name, cacheLineBytes);
+        MachineField.CYCLES_PER_BYTECODE.checkNumber(name, cyclesPerBytecode);
     }
 
     /**
      * A builder named {@code name}, starting from Linux-like defaults on a generic part:
      * 3 GHz, 140-cycle PAUSE, 4 cores / 8 threads, clock read 20 ns, atomic 6.7 ns (20 cycles),
      * cache-line transfer 60 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
-     * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, no description.
+     * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, one cycle per bytecode, no description.
      */
     public static Builder builder(String name) {
         Builder builder = new Builder(DEFAULT_PHYSICAL_CORES, DEFAULT_LOGICAL_PROCESSORS);
@@ -184,6 +189,7 @@ public record MachineProfile(
         builder.sleepGranularityNs = DEFAULT_SLEEP_GRANULARITY_NS;
         builder.timeSliceNs = DEFAULT_TIME_SLICE_NS;
         builder.cacheLineBytes = DEFAULT_CACHE_LINE_BYTES;
+        builder.cyclesPerBytecode = DEFAULT_CYCLES_PER_BYTECODE;
         return builder;
     }
 
@@ -204,6 +210,7 @@ public record MachineProfile(
         builder.sleepGranularityNs = sleepGranularityNs;
         builder.timeSliceNs = timeSliceNs;
         builder.cacheLineBytes = cacheLineBytes;
+        builder.cyclesPerBytecode = cyclesPerBytecode;
         return builder;
     }
 
@@ -381,6 +388,7 @@ public record MachineProfile(
         private double sleepGranularityNs;
         private double timeSliceNs;
         private int cacheLineBytes;
+        private double cyclesPerBytecode;
 
         private Builder(int physicalCores, int logicalProcessors) {
             this.physicalCores = physicalCores;
@@ -486,6 +494,12 @@ public record MachineProfile(
             return this;
         }
 
+        /** See {@link MachineProfile#cyclesPerBytecode()}. */
+        public Builder cyclesPerBytecode(double cyclesPerBytecode) {
+            this.cyclesPerBytecode = cyclesPerBytecode;
+            return this;
+        }
+
         /** Sets a field given by its file name from text; see {@link MachineProfile#withField(String, String)}. */
         public Builder set(String fieldName, String value) {
             return set(MachineField.byName(fieldName), value);
@@ -519,6 +533,7 @@ public record MachineProfile(
                 case SLEEP_GRANULARITY_NS -> sleepGranularityNs(field.parseNumber(name, value));
                 case TIME_SLICE_NS -> timeSliceNs(field.parseNumber(name, value));
                 case CACHE_LINE_BYTES -> cacheLineBytes(field.parseWhole(name, value));
+                case CYCLES_PER_BYTECODE -> cyclesPerBytecode(field.parseNumber(name, value));
             };
         }
 
@@ -540,7 +555,7 @@ public record MachineProfile(
             }
             return new MachineProfile(name, description, frequencyGhz, pauseCycles, cores, logical, clockReadNs,
                     atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
-                    sleepGranularityNs, timeSliceNs, cacheLineBytes);
+                    sleepGranularityNs, timeSliceNs, cacheLineBytes, cyclesPerBytecode);
         }
 
         private static boolean inRange(MachineField field, int value) {

@@ -169,7 +169,7 @@ class MachineProfileTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("unknown machine field 'pauseCycle'; valid fields: name, description, "
                         + "frequencyGhz, pauseCycles,")
-                .hasMessageEndingWith("timeSliceNs, cacheLineBytes");
+                .hasMessageEndingWith("timeSliceNs, cacheLineBytes, cyclesPerBytecode");
     }
 
     @Test
@@ -296,6 +296,7 @@ class MachineProfileTest {
             case YIELD_IDLE_NS -> builder.yieldIdleNs(value);
             case SLEEP_GRANULARITY_NS -> builder.sleepGranularityNs(value);
             case TIME_SLICE_NS -> builder.timeSliceNs(value);
+            case CYCLES_PER_BYTECODE -> builder.cyclesPerBytecode(value);
             default -> throw new IllegalArgumentException("not a number field: " + field);
         };
     }

@@ -74,6 +74,7 @@ final class MachinesCommand implements Callable<Integer> {
             node.put("sleepGranularityNs", m.sleepGranularityNs());
             node.put("timeSliceNs", m.timeSliceNs());
             node.put("cacheLineBytes", m.cacheLineBytes());
+            node.put("cyclesPerBytecode", m.cyclesPerBytecode());
         }
         return mapper.writeValueAsString(array);
     }

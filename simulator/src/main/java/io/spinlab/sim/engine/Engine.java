@@ -435,6 +435,17 @@ final class Engine {
             preempt(t, true);
             return;
         }
+        if (t.requestDeferred) {
+            t.requestDeferred = false;
+            handleRequest(t, 0);
+            return;
+        }
+        if (t.pauseRemainingPicos > 0) {
+            long remaining = t.pauseRemainingPicos;
+            t.pauseRemainingPicos = 0;
+            pauseFor(t, 0, remaining);
+            return;
+        }
         runThread(t);
         afterRun(t);
         if (!interrupted.isEmpty()) {
@@ -466,40 +477,61 @@ final class Engine {
         }
     }
 
+    /** The thread stopped at a scheduling point (or ended): its instruction time drains into the request. */
     private void afterRun(SimThread t) {
+        long work = 0;
+        if (t.pendingInstructions != 0) {
+            work = costs.bytecodePicos(t.pendingInstructions);
+            t.pendingInstructions = 0;
+        }
+        handleRequest(t, work);
+    }
+
+    /**
+     * Handles the request the running thread stopped at, {@code work} ps of instruction time
+     * after now: added to the cost of a request that keeps the processor, waited out first
+     * (one deferred RESUME) by one that leaves it or ends the thread.
+     */
+    private void handleRequest(SimThread t, long work) {
+        int kind = t.reqKind;
+        if (work > 0 && (t.finished || kind == SimThread.REQ_YIELD || kind == SimThread.REQ_SLEEP
+                || kind == SimThread.REQ_PARK)) {
+            t.requestDeferred = true;
+            continueAfter(t, work, 0, Activity.WORKING);
+            return;
+        }
         if (t.finished) {
             onDone(t);
             return;
         }
-        int kind = t.reqKind;
         if (kind == SimThread.REQ_NONE) {
             blockedOutsidePlatform(t);
             return;
         }
         if (kind == SimThread.REQ_MEMORY) {
-            memoryAccess(t);
+            memoryAccess(t, work);
             return;
         }
         digest.record(now, kind, t.index, t.reqArg, 0);
         switch (kind) {
-            case SimThread.REQ_PAUSE -> continueAfter(t, costs.pausePicos((int) t.reqArg), Activity.SPINNING);
+            case SimThread.REQ_PAUSE -> pauseFor(t, work, costs.pausePicos((int) t.reqArg));
             case SimThread.REQ_CLOCK -> {
-                t.reqResult = readClock();
-                continueAfter(t, costs.clockReadPicos(), Activity.WORKING);
+                t.reqResult = readClock(later(work));
+                continueAfter(t, work, costs.clockReadPicos(), Activity.WORKING);
             }
-            case SimThread.REQ_CHARGE -> continueAfter(t, costs.atLeastFloor(t.reqArg), Activity.WORKING);
+            case SimThread.REQ_CHARGE -> continueAfter(t, work, costs.atLeastFloor(t.reqArg), Activity.WORKING);
             case SimThread.REQ_YIELD -> yieldProcessor(t);
             case SimThread.REQ_SLEEP -> sleep(t, t.reqArg);
             case SimThread.REQ_PARK -> park(t);
             case SimThread.REQ_UNPARK -> {
-                unpark(t, (Thread) t.reqObject);
-                continueAfter(t, costs.atomicOpPicos(), Activity.WORKING);
+                unpark(t, (Thread) t.reqObject, work);
+                continueAfter(t, work, costs.atomicOpPicos(), Activity.WORKING);
             }
             case SimThread.REQ_START -> {
                 SimThread child = newThread((String) t.reqObject, t.reqTask, t.index);
                 t.reqResultThread = child.thread;
                 makeRunnable(child);
-                continueAfter(t, costs.threadStartPicos(), Activity.WORKING);
+                continueAfter(t, work, costs.threadStartPicos(), Activity.WORKING);
             }
             default -> throw new AssertionError("request kind " + kind);
         }
@@ -507,13 +539,30 @@ final class Engine {
         t.reqTask = null;
     }
 
-    private void memoryAccess(SimThread t) {
+    private void memoryAccess(SimThread t, long work) {
         long arg = t.reqArg;
         AccessKind kind = AccessKind.ofCode((int) (arg & MEMORY_KIND_MASK));
         long cost = memory.access(t.processor, t.reqObject, arg >>> SimThread.MEMORY_KIND_BITS, kind, now);
         digest.record(now, SimThread.REQ_MEMORY, t.index, arg, memory.lastObjectId());
         t.reqObject = null;
-        continueAfter(t, costs.atLeastFloor(cost), Activity.WORKING);
+        continueAfter(t, work, costs.atLeastFloor(cost), Activity.WORKING);
+    }
+
+    /**
+     * {@code pause} ps of PAUSE after {@code work} ps of instructions. A batch that would run
+     * past the end of the time slice stops there (the rest is kept in pauseRemainingPicos), so
+     * that the slice-end check at that RESUME can preempt it like any other code.
+     */
+    private void pauseFor(SimThread t, long work, long pause) {
+        long start = later(work);
+        long sliceEnd = scheduler.sliceEndPicos(t.processor);
+        if (sliceEnd > start && pause > sliceEnd - start) {
+            long first = sliceEnd - start;
+            t.pauseRemainingPicos = pause - first;
+            continueAfter(t, work, first, Activity.SPINNING);
+        } else {
+            continueAfter(t, work, pause, Activity.SPINNING);
+        }
     }
 
     private void onWake(SimThread t) {
@@ -587,19 +636,34 @@ final class Engine {
     // ------------------------------------------------------------------ requests
 
     private void continueAfter(SimThread t, long cost, Activity activity) {
-        t.charge(activity, cost);
+        continueAfter(t, 0, cost, activity);
+    }
+
+    /** The thread works {@code work} ps (its instructions), then spends {@code cost} ps in {@code activity}. */
+    private void continueAfter(SimThread t, long work, long cost, Activity activity) {
         Processor processor = scheduler.processor(t.processor);
+        long start = later(work);
+        if (work > 0) {
+            t.charge(Activity.WORKING, work);
+            processor.addBusy(work);
+            if (trace != null) {
+                trace.threadActivity(t.index, Activity.WORKING, now, start, -1);
+            }
+        }
+        t.charge(activity, cost);
         processor.addBusy(cost);
-        long end = later(cost);
+        long end = start + cost < start ? Long.MAX_VALUE : start + cost;
         if (trace != null) {
-            trace.threadActivity(t.index, activity, now, end, -1);
+            if (cost > 0) {
+                trace.threadActivity(t.index, activity, start, end, -1);
+            }
             trace.processorRun(t.processor, t.index, now, end);
         }
         queue.add(end, Event.RESUME, t, 0);
     }
 
-    private long readClock() {
-        long picos = now;
+    private long readClock(long at) {
+        long picos = at;
         if (jitterMaxPicos > 0) {
             picos += faultRandom.nextLong(jitterMaxPicos + 1);
         }
@@ -676,7 +740,8 @@ final class Engine {
         handOff(p);
     }
 
-    private void unpark(SimThread waker, Thread target) {
+    /** {@code waker} unparks {@code target} {@code work} ps from now (after its instructions). */
+    private void unpark(SimThread waker, Thread target, long work) {
         if (target == null) {
             return;
         }
@@ -696,7 +761,7 @@ final class Engine {
                     latency += faultRandom.nextLong(delayedWakeMaxPicos + 1);
                 }
                 long flow = trace != null ? nextFlowId++ : -1;
-                boolean scheduled = scheduleWake(s, later(latency), SimThread.CAUSE_UNPARK, flow);
+                boolean scheduled = scheduleWake(s, later(work, latency), SimThread.CAUSE_UNPARK, flow);
                 if (trace != null) {
                     trace.unpark(now, waker.index, s.index, scheduled ? flow : -1);
                 }

@@ -113,6 +113,19 @@ public final class GuestHooks {
         return VarHandleTargets.register(lookup.unreflectVarHandle(field), field);
     }
 
+    /**
+     * The instruction clock: the calling block executed {@code count} bytecode instructions.
+     * They are charged, as working time, with the thread's next scheduling point; not itself
+     * a scheduling point, and no event. Off a simulated thread, and inside a static initializer
+     * (which runs in whichever run first touches the class), it does nothing.
+     */
+    public static void instructions(int count) {
+        SimThread t = Engine.RUNNING.get();
+        if (t != null && t.initializerDepth == 0) {
+            t.pendingInstructions += count;
+        }
+    }
+
     // ------------------------------------------------------------------ static initializers
 
     /** First instruction of a guest class's static initializer. */

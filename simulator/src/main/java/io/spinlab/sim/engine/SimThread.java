@@ -86,6 +86,15 @@ final class SimThread implements Executor {
     boolean heldOffLast;
     /** Static initializers of guest classes being run by this thread: no hook schedules while above 0. */
     int initializerDepth;
+    /** Bytecode instructions executed since the last scheduling point (the instruction clock). */
+    long pendingInstructions;
+    /**
+     * The request in req* waits for the instruction time that preceded it to pass: the engine
+     * handles it at the next RESUME instead of running the thread.
+     */
+    boolean requestDeferred;
+    /** PAUSE time still owed by a batch that a time-slice end interrupted, ps. */
+    long pauseRemainingPicos;
 
     final long startPicos;
     long endPicos = -1;

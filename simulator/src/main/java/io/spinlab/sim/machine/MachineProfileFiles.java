@@ -48,7 +48,8 @@ import java.util.Objects;
  *       {@code physicalCores} and {@code logicalProcessors} keeps the preset's threads per core
  *       (see {@link MachineProfile.Builder}).</li>
  *   <li>Without {@code base}, every field must be given except {@code description}
- *       (default empty) and {@code cacheLineBytes} (default 64); the missing ones are listed.</li>
+ *       (default empty), {@code cacheLineBytes} (default 64) and {@code cyclesPerBytecode}
+ *       (default 1); the missing ones are listed.</li>
  *   <li>Whole-number fields take integer literals; number fields take any finite number;
  *       {@code name}, {@code description} and {@code base} take strings.</li>
  * </ul>
@@ -275,18 +276,19 @@ public final class MachineProfileFiles {
     private static MachineProfile.Builder fullBuilder(Map<MachineField, JsonNode> values, String source) {
         List<String> missing = new ArrayList<>();
         for (MachineField field : MachineField.values()) {
-            boolean optional = field == MachineField.DESCRIPTION || field == MachineField.CACHE_LINE_BYTES;
+            boolean optional = field == MachineField.DESCRIPTION || field == MachineField.CACHE_LINE_BYTES
+                    || field == MachineField.CYCLES_PER_BYTECODE;
             if (!optional && !values.containsKey(field)) {
                 missing.add(field.fieldName());
             }
         }
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException(source + ": missing " + String.join(", ", missing)
-                    + "; a file without \"" + BASE_KEY + "\" gives every field (all but description and "
-                    + "cacheLineBytes), or starts from a preset with \"" + BASE_KEY + "\": one of "
+                    + "; a file without \"" + BASE_KEY + "\" gives every field (all but description, "
+                    + "cacheLineBytes and cyclesPerBytecode), or starts from a preset with \"" + BASE_KEY + "\": one of "
                     + String.join(", ", MachinePresets.names()));
         }
-        // Every required field is set below; the builder's defaults only fill description and cacheLineBytes.
+        // Every required field is set below; the builder's defaults only fill the optional ones.
         return MachineProfile.builder(values.get(MachineField.NAME).asText());
     }
 

@@ -3,14 +3,25 @@ package io.spinlab.sim.memory;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Rewrites one class file so that the simulator sees its shared-memory traffic and its
@@ -34,7 +45,14 @@ import java.util.Objects;
  *       when called from a simulated thread and to the JDK otherwise;</li>
  *   <li>a static initializer calls {@code GuestHooks.enterInitializer()} first and
  *       {@code exitInitializer()} before it returns or throws: inside it no hook is a
- *       scheduling point (a park there would pin the engine's own thread).</li>
+ *       scheduling point (a park there would pin the engine's own thread);</li>
+ *   <li>the instruction clock: each basic block reports how many of the method's own
+ *       instructions it executed, {@code GuestHooks.instructions(n)}, before it leaves the
+ *       block (a jump, switch, return or throw, the fall-through into a jump target) and
+ *       before every call, so the count is complete at each scheduling point;</li>
+ *   <li>the body of an {@code assert} statement (the code that runs only when
+ *       {@code $assertionsDisabled} is false) is left exactly as written: no hook, no count,
+ *       so a run is the same with assertions enabled or disabled.</li>
  * </ul>
  *
  * <p>Kinds are {@link AccessKind} ordinals; offsets come from {@link FieldLayouts}.
@@ -63,6 +81,19 @@ final class AccessInstrumenter {
      * Static initializers: exitInitializer runs before every return and athrow. An exception
      * thrown and caught inside the same initializer therefore ends the hook-free section early
      * (the depth never goes below 0); javac's initializers only throw to leave.
+     *
+     * Instruction clock: each method is first read whole (a MethodNode) to learn its block
+     * starts: jump and switch targets and exception handlers. Counting then streams: every
+     * original instruction adds one to a pending count, which is flushed (push n; invokestatic
+     * instructions) before an instruction that leaves the block or calls out, and before a
+     * block start reached by falling through. A flush is stack-neutral and branch-free like
+     * every other insertion. The count of a block whose instruction throws is lost up to that
+     * instruction: an exception is not a path the heuristics take, and the loss is the same on
+     * every run. Inserted instructions are never counted.
+     *
+     * Asserts: javac compiles `assert c` as `getstatic $assertionsDisabled; ifne END; <c and the
+     * throw>; END:`. After exactly that pair the visitor is "inside an assert" until END: the
+     * getstatic and the ifne are counted (they run either way), nothing inside is.
      *
      * Static fields are keyed by their declaring class; when that class is in another package
      * than the instruction's owner it may not be accessible, and the owner stands in for it.
@@ -160,6 +191,7 @@ final class AccessInstrumenter {
         int fieldAccesses;
         int varHandleAccesses;
         int platformCalls;
+        long countedInstructions;
 
         GuestClassVisitor(ClassVisitor next, FieldLayouts layouts) {
             super(Opcodes.ASM9, next);
@@ -177,11 +209,38 @@ final class AccessInstrumenter {
         @Override
         public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                 String[] exceptions) {
-            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-            if (mv == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
-                return mv;
+            MethodVisitor writer = super.visitMethod(access, name, descriptor, signature, exceptions);
+            if (writer == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+                return writer;
             }
-            return new GuestMethodVisitor(mv, this, "<clinit>".equals(name));
+            GuestClassVisitor owner = this;
+            boolean initializer = "<clinit>".equals(name);
+            return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
+                @Override
+                public void visitEnd() {
+                    accept(new GuestMethodVisitor(writer, owner, initializer, blockStarts(this)));
+                }
+            };
+        }
+
+        /** The labels a block starts at other than by falling through: jump and switch targets, handlers. */
+        private static Set<Label> blockStarts(MethodNode method) {
+            Set<Label> starts = new HashSet<>();
+            for (AbstractInsnNode insn : method.instructions) {
+                if (insn instanceof JumpInsnNode jump) {
+                    starts.add(jump.label.getLabel());
+                } else if (insn instanceof TableSwitchInsnNode table) {
+                    starts.add(table.dflt.getLabel());
+                    table.labels.forEach(l -> starts.add(l.getLabel()));
+                } else if (insn instanceof LookupSwitchInsnNode lookup) {
+                    starts.add(lookup.dflt.getLabel());
+                    lookup.labels.forEach(l -> starts.add(l.getLabel()));
+                }
+            }
+            for (TryCatchBlockNode handler : method.tryCatchBlocks) {
+                starts.add(handler.handler.getLabel());
+            }
+            return starts;
         }
 
         /** The helper for VarHandle mode {@code name} called with {@code descriptor}, or null if it does not fit. */
@@ -265,13 +324,45 @@ final class AccessInstrumenter {
 
     /** Inserts the hooks into one method. */
     private static final class GuestMethodVisitor extends MethodVisitor {
+        private static final String ASSERTIONS_DISABLED = "$assertionsDisabled";
+
         private final GuestClassVisitor owner;
         private final boolean initializer;
+        private final Set<Label> blockStarts;
+        /** Original instructions since the last flush. */
+        private int pending;
+        /** The previous instruction was {@code getstatic $assertionsDisabled}. */
+        private boolean afterAssertionCheck;
+        /** The end of the assert body being visited, or null outside one. */
+        private Label assertEnd;
 
-        GuestMethodVisitor(MethodVisitor next, GuestClassVisitor owner, boolean initializer) {
+        GuestMethodVisitor(MethodVisitor next, GuestClassVisitor owner, boolean initializer, Set<Label> blockStarts) {
             super(Opcodes.ASM9, next);
             this.owner = owner;
             this.initializer = initializer;
+            this.blockStarts = blockStarts;
+        }
+
+        /** Counts one original instruction (none inside an assert body). */
+        private void count() {
+            afterAssertionCheck = false;
+            if (assertEnd == null) {
+                pending++;
+                owner.countedInstructions++;
+            }
+        }
+
+        /** Reports the pending count, if any, to the instruction clock. */
+        private void flush() {
+            if (pending > 0) {
+                pushInt(mv, pending);
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "instructions", "(I)V", false);
+                pending = 0;
+            }
+        }
+
+        private boolean inAssert() {
+            return assertEnd != null;
         }
 
         @Override
@@ -283,18 +374,117 @@ final class AccessInstrumenter {
         }
 
         @Override
+        public void visitLabel(Label label) {
+            if (label == assertEnd) {
+                assertEnd = null;
+            }
+            if (blockStarts.contains(label)) {
+                flush();
+            }
+            afterAssertionCheck = false;
+            super.visitLabel(label);
+        }
+
+        @Override
         public void visitInsn(int opcode) {
-            if (initializer && ((opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) || opcode == Opcodes.ATHROW)) {
+            count();
+            boolean leaves = (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) || opcode == Opcodes.ATHROW;
+            if (leaves) {
+                flush();
+            }
+            if (initializer && leaves) {
                 super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "exitInitializer", "()V", false);
             }
             super.visitInsn(opcode);
         }
 
         @Override
+        public void visitIntInsn(int opcode, int operand) {
+            count();
+            super.visitIntInsn(opcode, operand);
+        }
+
+        @Override
+        public void visitVarInsn(int opcode, int varIndex) {
+            count();
+            if (opcode == Opcodes.RET) {
+                flush();
+            }
+            super.visitVarInsn(opcode, varIndex);
+        }
+
+        @Override
+        public void visitTypeInsn(int opcode, String type) {
+            count();
+            super.visitTypeInsn(opcode, type);
+        }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            count();
+            super.visitLdcInsn(value);
+        }
+
+        @Override
+        public void visitIincInsn(int varIndex, int increment) {
+            count();
+            super.visitIincInsn(varIndex, increment);
+        }
+
+        @Override
+        public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
+            count();
+            super.visitMultiANewArrayInsn(descriptor, numDimensions);
+        }
+
+        @Override
+        public void visitJumpInsn(int opcode, Label label) {
+            boolean assertion = afterAssertionCheck && opcode == Opcodes.IFNE && !inAssert();
+            count();
+            flush();
+            super.visitJumpInsn(opcode, label);
+            if (assertion) {
+                assertEnd = label;
+            }
+        }
+
+        @Override
+        public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
+            count();
+            flush();
+            super.visitTableSwitchInsn(min, max, dflt, labels);
+        }
+
+        @Override
+        public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
+            count();
+            flush();
+            super.visitLookupSwitchInsn(dflt, keys, labels);
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap, Object... arguments) {
+            count();
+            flush();
+            super.visitInvokeDynamicInsn(name, descriptor, bootstrap, arguments);
+        }
+
+        @Override
         public void visitFieldInsn(int opcode, String fieldOwner, String name, String descriptor) {
+            count();
+            if (inAssert()) {
+                super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
+                return;
+            }
             boolean isStatic = opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
+            if (opcode == Opcodes.GETSTATIC && ASSERTIONS_DISABLED.equals(name) && "Z".equals(descriptor)) {
+                super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
+                afterAssertionCheck = true;
+                return;
+            }
             FieldSlot slot = owner.layouts.resolve(fieldOwner, name, isStatic);
             if (slot != null && slot.isVolatile()) {
+                flush();
                 boolean read = opcode == Opcodes.GETFIELD || opcode == Opcodes.GETSTATIC;
                 switch (opcode) {
                     case Opcodes.GETFIELD -> super.visitInsn(Opcodes.DUP);
@@ -331,6 +521,12 @@ final class AccessInstrumenter {
         @Override
         public void visitMethodInsn(int opcode, String callOwner, String name, String descriptor,
                 boolean isInterface) {
+            count();
+            if (inAssert()) {
+                super.visitMethodInsn(opcode, callOwner, name, descriptor, isInterface);
+                return;
+            }
+            flush();
             if (opcode == Opcodes.INVOKEVIRTUAL && VAR_HANDLE.equals(callOwner)) {
                 String helper = owner.helperFor(name, descriptor);
                 if (helper != null) {

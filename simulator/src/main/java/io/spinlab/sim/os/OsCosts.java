@@ -53,6 +53,8 @@ public final class OsCosts {
     private final long yieldIdlePicos;
     private final long sleepGranularityPicos;
     private final long timeSlicePicos;
+    /** One bytecode instruction in thousandths of a picosecond (see {@link #bytecodePicos}). */
+    private final long bytecodeMilliPicos;
 
     private OsCosts(MachineProfile machine) {
         this.machine = machine;
@@ -66,6 +68,7 @@ public final class OsCosts {
         this.yieldIdlePicos = MachineProfile.nanosToPicos(machine.yieldIdleNs());
         this.sleepGranularityPicos = Math.max(1, MachineProfile.nanosToPicos(machine.sleepGranularityNs()));
         this.timeSlicePicos = Math.max(1, MachineProfile.nanosToPicos(machine.timeSliceNs()));
+        this.bytecodeMilliPicos = Math.round(machine.cyclesPerBytecode() * 1_000_000.0 / machine.frequencyGhz());
     }
 
     /** The costs of {@code machine}. */
@@ -131,6 +134,15 @@ public final class OsCosts {
 
     public long timeSlicePicos() {
         return timeSlicePicos;
+    }
+
+    /**
+     * {@code count} executed bytecode instructions of guest code: {@code cyclesPerBytecode}
+     * cycles each at the profile's clock, to the nearest picosecond (the per-instruction figure
+     * is kept to a thousandth of a picosecond, so long runs of code do not drift).
+     */
+    public long bytecodePicos(long count) {
+        return (Math.multiplyExact(count, bytecodeMilliPicos) + 500) / 1000;
     }
 
     /** A timed sleep of {@code nanos} (positive): rounded up to whole timer ticks; saturates. */

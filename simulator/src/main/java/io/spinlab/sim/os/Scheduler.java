@@ -138,6 +138,12 @@ public final class Scheduler {
         return runQueue.toArray();
     }
 
+    /** When the current slice of {@code processor} ends (it may be renewed then; see {@link #shouldPreempt}). */
+    public long sliceEndPicos(int processor) {
+        long end = processors[processor].sliceStartPicos() + timeSlicePicos;
+        return end < 0 ? Long.MAX_VALUE : end;
+    }
+
     /**
      * Time-slice check at a scheduling point of the thread on {@code processor}: true if it has
      * run a full slice and another thread waits. With nobody waiting, an expired slice is renewed.

@@ -463,4 +463,26 @@ class SimulatedPlatformTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("not the running thread of this simulation");
     }
+
+    @Test
+    void shouldPreemptALongPauseBatchAtTheEndOfTheTimeSlice() {
+        Simulation sim = sim(round(1));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong workerStart = new AtomicLong();
+        AtomicLong pauseEnd = new AtomicLong();
+        sim.startThread("spinner", () -> {
+            platform.pause(100_000); // 10 ms of PAUSE, two and a half slices
+            pauseEnd.set(platform.nowPicos());
+        });
+        sim.startThread("worker", () -> workerStart.set(platform.nowPicos()));
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        // The batch stops at the slice end (4 ms), the worker runs after one switch, the spinner
+        // comes back after another and PAUSEs its remaining 6 ms, uninterrupted with nobody ready.
+        assertThat(workerStart.get()).isEqualTo(4 * MS + 3 * US);
+        assertThat(pauseEnd.get()).isEqualTo(10 * MS + 6 * US);
+        assertThat(result.metrics().thread("spinner").picos(Activity.SPINNING)).isEqualTo(10 * MS);
+        assertThat(result.metrics().thread("spinner").preemptions()).isEqualTo(1);
+    }
 }

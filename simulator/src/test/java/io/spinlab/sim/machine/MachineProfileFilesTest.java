@@ -41,7 +41,7 @@ class MachineProfileFilesTest {
                 .contains("\"frequencyGhz\" : 3.4,\n  \"pauseCycles\" : 140,")
                 .contains("\"sleepGranularityNs\" : 15625000,")
                 .doesNotContain("E7")
-                .endsWith("\"cacheLineBytes\" : 64\n}\n");
+                .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 1\n}\n");
         assertThat(MachineProfileFiles.parse(json, Format.JSON)).isEqualTo(windows);
     }
 
@@ -135,7 +135,7 @@ class MachineProfileFilesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("machine file '" + file + "': unknown key 'pauseCycle'; ")
                 .hasMessageContaining("valid keys: base, name, description, frequencyGhz, pauseCycles,")
-                .hasMessageEndingWith("cacheLineBytes");
+                .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode");
     }
 
     @Test
@@ -261,8 +261,8 @@ class MachineProfileFilesTest {
 
     @Test
     void shouldStartWithBaseWhenListingValidKeys() {
-        assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes")
-                .hasSize(17);
+        assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes",
+                "cyclesPerBytecode").hasSize(18);
     }
 
     private static MachineProfile parseJson(String fields) {
