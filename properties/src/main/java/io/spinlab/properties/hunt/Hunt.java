@@ -11,6 +11,7 @@ import io.spinlab.properties.sim.SimGens;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.WorkloadRunner;
 
 import java.util.List;
@@ -136,10 +137,14 @@ public final class Hunt {
         return score(huntCase, tuning, Faults.none());
     }
 
-    /** Runs one tuning on one case with {@code faults} injected and returns its score in ops/ms. */
+    /**
+     * Runs one tuning on one case with {@code faults} injected, under the full cost model (shared
+     * memory and instructions costed), and returns its score in ops/ms.
+     */
     public static double score(HuntCase huntCase, Tuning tuning, Faults faults) {
-        SimulatedRun run = WorkloadRunner.simulate(HuntWorkloads.create(huntCase), tuning,
-                Simulation.builder(huntCase.machine()).seed(huntCase.seed()).faults(faults));
+        Workload workload = HuntWorkloads.create(huntCase);
+        SimulatedRun run = WorkloadRunner.simulate(workload.name(), workload.parameters(), tuning,
+                Simulation.builder(huntCase.machine()).seed(huntCase.seed()).faults(faults).memoryModel(true));
         run.simulation().requireCompleted();
         return run.opsPerMs();
     }

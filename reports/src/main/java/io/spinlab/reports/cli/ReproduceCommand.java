@@ -47,10 +47,6 @@ final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the rows as one JSON array instead of tables.")
     private boolean json;
 
-    @Option(names = "--memory-model", description = "Charge every volatile and VarHandle access by the cache-line "
-            + "cost model (slower; off by default: Platform calls only).")
-    private boolean memoryModel;
-
     @Option(names = "--quick", description = "Only the first rows of each experiment (a smoke run).")
     private boolean quick;
 
@@ -77,7 +73,7 @@ final class ReproduceCommand implements Callable<Integer> {
                     + "per processor) or 1.." + MAX_PARALLELISM);
         }
         List<Experiment> plan = names.stream().map(Experiments::byName).map(this::maybeQuick)
-                .map(e -> e.withMemoryModel(memoryModel)).toList();
+                .toList();
         ReportWriter.prepare(out);
         int threads = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
         Map<Experiment, List<ExperimentRow>> results = new LinkedHashMap<>();

@@ -44,12 +44,16 @@ final class RunCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** The first line of every output made in fast mode. */
+    static final String FAST_MODE_WARNING = "FAST MODE (--fast): only Platform calls cost time; shared memory and "
+            + "the code between calls are free and atomic, so races and contention are not modelled";
+
     /** Fewer operations than this in the window make no score: a 0 or 1 says nothing about the primitive. */
     static final long MIN_OPERATIONS = 100;
 
     /** The options that only a simulated run has. */
     private static final List<String> SIMULATION_ONLY = List.of("--machine", "--machine-file", "--set",
-            "--memory-model", "--seed", "--faults");
+            "--fast", "--seed", "--faults");
 
     @Override
     public Integer call() throws Exception {
@@ -99,6 +103,9 @@ final class RunCommand implements Callable<Integer> {
     static String toText(Workload workload, String machine, Tuning tuning, WorkloadResult result,
                          SimulationResult simulation) {
         StringBuilder text = new StringBuilder();
+        if (simulation != null && !simulation.memoryModel()) {
+            text.append(FAST_MODE_WARNING).append('\n');
+        }
         text.append(String.format(Locale.ROOT, "%s on %s, tuning %s%n", workload.describe(), machine,
                 tuning.describe()));
         text.append(String.format(Locale.ROOT, "score: %.1f ops/ms (%d operations in %.3f ms)%n", result.opsPerMs(),
@@ -107,8 +114,8 @@ final class RunCommand implements Callable<Integer> {
             text.append(String.format(Locale.ROOT, "  %s: %s%n", metric.getKey(), format(metric.getValue())));
         }
         if (simulation != null) {
-            text.append("memory model: ").append(simulation.memoryModel() ? "on" : "off (Platform calls only)")
-                    .append('\n');
+            text.append("cost model: ").append(simulation.memoryModel() ? "full (shared memory and instructions "
+                    + "costed)" : "fast (Platform calls only)").append('\n');
             text.append("digest: ").append(simulation.digest()).append('\n');
             text.append(simulation.metrics().table());
             text.append("reproduce: ").append(simulation.reproduction()).append('\n');
@@ -139,9 +146,11 @@ final class RunCommand implements Callable<Integer> {
         if (simulation == null) {
             node.putNull("digest");
             node.putNull("memoryModel");
+            node.putNull("costModel");
         } else {
             node.put("digest", simulation.digest());
             node.put("memoryModel", simulation.memoryModel());
+            node.put("costModel", simulation.memoryModel() ? "full" : "fast");
         }
         ObjectNode metrics = node.putObject("metrics");
         metrics.put("operations", result.operations());

@@ -68,9 +68,10 @@ final class RunSpec {
     @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Any other workload parameter (repeatable).")
     List<String> params = new ArrayList<>();
 
-    @Option(names = "--memory-model", description = "Charge every volatile and VarHandle access by the cache-line "
-            + "cost model (slower; off by default: Platform calls only).")
-    boolean memoryModel;
+    @Option(names = "--fast", description = "Fast mode, for quick sweeps only: only Platform calls cost time; "
+            + "shared-memory accesses and the code between calls are free and atomic (a CAS never fails). "
+            + "Every output made with it says so first.")
+    boolean fast;
 
     @Option(names = "--faults", paramLabel = "FAULTS", defaultValue = "none", description = "Faults to inject, "
             + "drawn from the seed: " + Faults.SYNTAX + "; default ${DEFAULT-VALUE}.")
@@ -134,9 +135,9 @@ final class RunSpec {
         return String.join(",", all);
     }
 
-    /** A simulation of the chosen machine with the chosen seed and memory-model mode. */
+    /** A simulation of the chosen machine with the chosen seed: the full cost model unless {@code --fast}. */
     Simulation.Builder simulation() {
-        return Simulation.builder(machine()).seed(seed).memoryModel(memoryModel).faults(faults());
+        return Simulation.builder(machine()).seed(seed).memoryModel(!fast).faults(faults());
     }
 
     /** A preset by name, or a profile file when the text names one. */

@@ -75,6 +75,10 @@ final class WhatifCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Simulation seed (default ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--fast", description = "Fast mode, for quick sweeps only: only Platform calls cost time "
+            + "(shared memory and the code between calls are free); every output says so first.")
+    private boolean fast;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Write the report (README.md, index.html with the "
             + "heat maps, data.json, data.csv) and one heat map SVG file per table.")
     private Path out;
@@ -135,7 +139,10 @@ final class WhatifCommand implements Callable<Integer> {
             }
         }
         Experiment sweep = new Experiment("whatif", "PAUSE cycles × processors on " + baseMachine.name(),
-                leftTuning, rightTuning, rows, List.of());
+                leftTuning, rightTuning, rows, List.of()).withMemoryModel(!fast);
+        if (fast) {
+            text.println(RunCommand.FAST_MODE_WARNING);
+        }
         List<ExperimentRow> results;
         try (Progress bar = progress.start("whatif", rows.size())) {
             results = sweep.run(new ProgressListener() {

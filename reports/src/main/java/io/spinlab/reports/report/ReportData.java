@@ -74,18 +74,19 @@ public record ReportData(String title, String lead, List<ReportSection> sections
     }
 
     /**
-     * Which simulator mode produced the rows, in words: the memory model off (only Platform
-     * calls cost time), on, or both.
+     * Which cost model produced the rows, in words: the full one (shared memory and the
+     * instructions between Platform calls cost time), fast mode (only Platform calls do), or both.
      */
     public String mode() {
         boolean on = rows().anyMatch(r -> r.result().memoryModel());
         boolean off = rows().anyMatch(r -> !r.result().memoryModel());
         if (on && off) {
-            return "mixed: some rows with the memory model on, some with it off";
+            return "mixed: some rows in the full cost model, some in fast mode";
         }
         if (on) {
-            return "memory model on (every volatile and VarHandle access of the primitives costs time)";
+            return "full cost model (every volatile and VarHandle access and every bytecode instruction of the "
+                    + "primitives costs time)";
         }
-        return "memory model off (Platform calls only)";
+        return "FAST MODE: only Platform calls cost time (shared memory and the code between calls are free)";
     }
 }

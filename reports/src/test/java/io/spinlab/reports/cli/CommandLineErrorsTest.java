@@ -81,7 +81,7 @@ class CommandLineErrorsTest {
                 "skylake-i7-6700 physicalCores=1 logicalProcessors=1", "--threads", "4096", "--duration", "100us"));
         cases.add(bad("--machine only apply to a simulated run", "run", "--workload", W, "--hardware", "--machine",
                 "skylake-i7-6700"));
-        cases.add(bad("--memory-model, --seed only apply", "run", "--workload", W, "--hardware", "--memory-model",
+        cases.add(bad("--fast, --seed only apply", "run", "--workload", W, "--hardware", "--fast",
                 "--seed", "3"));
         cases.add(bad("the sweep sets pauseCycles", "whatif", "--set", "pauseCycles=300"));
         cases.add(bad("the sweep sets logicalProcessors", "whatif", "--set", "logicalProcessors=8"));

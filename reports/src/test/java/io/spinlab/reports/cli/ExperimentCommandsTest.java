@@ -112,10 +112,9 @@ class ExperimentCommandsTest {
     }
 
     @Test
-    void reproduceShouldSayInTheReportWhenTheMemoryModelWasOn(@TempDir Path dir) throws Exception {
-        assertThat(run("reproduce", "monitor-convoy", "--quick", "--memory-model", "--quiet", "--out", dir.toString()))
-                .isZero();
-        assertThat(Files.readString(dir.resolve("README.md"))).contains("memory model on");
+    void reproduceShouldSayInTheReportThatTheFullCostModelRan(@TempDir Path dir) throws Exception {
+        assertThat(run("reproduce", "monitor-convoy", "--quick", "--quiet", "--out", dir.toString())).isZero();
+        assertThat(Files.readString(dir.resolve("README.md"))).contains("full cost model");
         assertThat(Files.readString(dir.resolve("data.json"))).contains("\"memoryModel\" : true");
     }
 

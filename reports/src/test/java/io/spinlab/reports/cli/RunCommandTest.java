@@ -49,16 +49,27 @@ class RunCommandTest {
 
     @Test
     void shouldSayWhichModeProducedTheNumber() throws Exception {
-        assertThat(run("run", "--workload", "queue-throughput", "--threads", "4", "--duration", "100us",
-                "--memory-model", "--json")).isZero();
-        JsonNode on = new ObjectMapper().readTree(out.toString());
         assertThat(run("run", "--workload", "queue-throughput", "--threads", "4", "--duration", "100us", "--json"))
                 .isZero();
+        JsonNode on = new ObjectMapper().readTree(out.toString());
+        assertThat(run("run", "--workload", "queue-throughput", "--threads", "4", "--duration", "100us",
+                "--fast", "--json")).isZero();
         JsonNode off = new ObjectMapper().readTree(out.toString());
         assertThat(on.get("memoryModel").asBoolean()).isTrue();
+        assertThat(on.get("costModel").asText()).isEqualTo("full");
         assertThat(off.get("memoryModel").asBoolean()).isFalse();
-        // Shared-memory traffic costs time only with the model on.
+        assertThat(off.get("costModel").asText()).isEqualTo("fast");
+        // Shared-memory traffic and instructions cost time only in the full model.
         assertThat(on.get("score").asDouble()).isLessThan(off.get("score").asDouble());
+    }
+
+    @Test
+    void shouldSayOnItsFirstLineThatARunWasInFastMode() throws Exception {
+        assertThat(run("run", "--workload", "queue-throughput", "--threads", "4", "--duration", "100us", "--fast"))
+                .isZero();
+        assertThat(out.toString().lines().findFirst()).get().asString().startsWith("FAST MODE (--fast)");
+        assertThat(run("run", "--workload", "queue-throughput", "--threads", "4", "--duration", "100us")).isZero();
+        assertThat(out.toString()).doesNotContain("FAST MODE").contains("cost model: full");
     }
 
     @Test
@@ -122,11 +133,11 @@ class RunCommandTest {
     @Test
     void traceShouldWriteChromeJsonAndSaySoWhoWaited(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("sub/trace.json");
-        assertThat(run("trace", "--workload", "semaphore-latency", "--duration", "200us", "--out", trace.toString()))
-                .isZero();
+        assertThat(run("trace", "--workload", "mres-wait-drain-rate", "--duration", "200us", "--out",
+                trace.toString())).isZero();
         JsonNode json = new ObjectMapper().readTree(trace.toFile());
         JsonNode events = json.isArray() ? json : json.get("traceEvents");
         assertThat(events.size()).isPositive();
-        assertThat(out.toString()).contains("who waited on what").contains("SemaphoreSlim");
+        assertThat(out.toString()).contains("who waited on what").contains("ManualResetEvent#0");
     }
 }

@@ -92,7 +92,7 @@ class HtmlReportTest {
         assertThat(block.selectFirst("h2").text()).isEqualTo("How this was produced");
         assertThat(field(block, "command")).isEqualTo("spinlab reproduce --quick --out 'my report'");
         assertThat(field(block, "seeds")).isEqualTo("1, 7");
-        assertThat(field(block, "mode")).isEqualTo("memory model off (Platform calls only)");
+        assertThat(field(block, "mode")).isEqualTo("FAST MODE: only Platform calls cost time (shared memory and the code between calls are free)");
         assertThat(field(block, "version")).isEqualTo("0.1.0-test, commit abc1234");
         assertThat(field(block, "jdk")).isEqualTo("Test JDK 25");
         assertThat(field(block, "date")).isEqualTo("2026-01-02T03:04:05Z");

@@ -64,7 +64,7 @@ public final class Experiment {
      */
     public Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
             List<String> publishedSummary) {
-        this(name, description, left, right, rows, publishedSummary, Map.of(), false);
+        this(name, description, left, right, rows, publishedSummary, Map.of(), true);
     }
 
     private Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
@@ -144,13 +144,14 @@ public final class Experiment {
     }
 
     /**
-     * This experiment with the simulator's memory model on or off. With it on, every volatile
-     * and VarHandle access of the primitives and workloads is a scheduling point priced by a
-     * per-core cache model (a CAS can lose, a contended line moves), which the changes that
-     * live in lock-free code (the global queue, the lockless reservation) need to show at all;
-     * a row then costs 3 to 100 times more wall time. Rows must be registry workloads
-     * ({@link io.spinlab.sim.workload.Workloads}), rebuilt inside the instrumenting class loader
-     * from their name and parameters.
+     * This experiment with the simulator's full cost model on (the default) or off (fast mode).
+     * On, the primitives and workloads run instrumented: every volatile and VarHandle access is
+     * a scheduling point priced by a per-core cache model (a CAS can lose, a contended line
+     * moves), and the bytecode between scheduling points costs the machine's
+     * {@code cyclesPerBytecode} each. Off, only Platform calls cost time, and the code between
+     * two of them runs atomically and for free: quicker, and only for quick sweeps. Rows must be
+     * registry workloads ({@link io.spinlab.sim.workload.Workloads}), rebuilt inside the
+     * instrumenting class loader from their name and parameters.
      */
     public Experiment withMemoryModel(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, on);
@@ -299,6 +300,6 @@ public final class Experiment {
     @Override
     public String toString() {
         return name + " (" + left.describe() + " vs " + right.describe() + ", " + rows.size() + " rows"
-                + (memoryModel ? ", memory model" : "") + ")";
+                + (memoryModel ? "" : ", fast mode") + ")";
     }
 }

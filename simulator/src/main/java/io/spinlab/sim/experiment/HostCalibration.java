@@ -155,8 +155,9 @@ public final class HostCalibration {
                     scores[i] = WorkloadRunner.onHardware(onHardware, tuning).opsPerMs();
                 }
                 Arrays.sort(scores);
-                SimulatedRun run = WorkloadRunner.simulate(simulated, tuning, Simulation.builder(host).seed(SEED)
-                        .faults(Faults.none()).budgets(Experiment.ROW_BUDGETS));
+                SimulatedRun run = WorkloadRunner.simulate(simulated.name(), simulated.parameters(), tuning,
+                        Simulation.builder(host).seed(SEED).faults(Faults.none()).budgets(Experiment.ROW_BUDGETS)
+                                .memoryModel(true));
                 double sim = run.simulation().completed() && run.workloadResult().isPresent()
                         ? run.workloadResult().get().opsPerMs() : Double.NaN;
                 CalibrationPoint point = new CalibrationPoint(name, onHardware.parameters(), tuning.describe(),

@@ -48,9 +48,9 @@ class ExperimentsTest {
         assertThat(Experiments.byName("eventpipe-lockless").left().describe()).isEqualTo("netcore3.0");
         assertThat(Experiments.byName("eventpipe-lockless").right().describe())
                 .isEqualTo("netcore3.0,reservation=lockless");
-        assertThat(Experiments.byName("eventpipe-lockless").memoryModel()).isFalse();
-        assertThat(Experiments.byName("eventpipe-lockless").withMemoryModel(true).select(r -> true).memoryModel())
-                .isTrue();
+        assertThat(Experiments.byName("eventpipe-lockless").memoryModel()).isTrue();
+        assertThat(Experiments.byName("eventpipe-lockless").withMemoryModel(false).select(r -> true).memoryModel())
+                .isFalse();
     }
 
     @Test
@@ -102,13 +102,13 @@ class ExperimentsTest {
     void shouldScaleEveryWindowWhenAskedForLongerRows() {
         Experiment base = Experiments.byName("monitor-convoy");
 
-        Experiment scaled = base.withWindowScale(2.5).withMemoryModel(true);
+        Experiment scaled = base.withWindowScale(2.5).withMemoryModel(false);
 
         assertThat(scaled.rows()).hasSameSizeAs(base.rows());
         assertThat(scaled.rows().get(0).workload().parameters()).isEqualTo("threads=1pc,hold=0,warmup=5ms,window=10ms");
         assertThat(scaled.rows().get(0).machine()).isEqualTo(base.rows().get(0).machine());
-        assertThat(scaled.memoryModel()).isTrue();
-        assertThat(scaled).hasToString("monitor-convoy (netcore2.1,monitor=convoy vs netcore2.1, 6 rows, memory model)");
+        assertThat(scaled.memoryModel()).isFalse();
+        assertThat(scaled).hasToString("monitor-convoy (netcore2.1,monitor=convoy vs netcore2.1, 6 rows, fast mode)");
         assertThatThrownBy(() -> base.withWindowScale(0)).hasMessageContaining("positive");
     }
 
