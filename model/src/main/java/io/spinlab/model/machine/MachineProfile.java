@@ -50,6 +50,12 @@ import java.util.Objects;
  *       CFS/EEVDF slices are a few ms. Windows client: a quantum of two clock ticks,
  *       31.25 ms (Windows Internals).</li>
  *   <li>Cache line, 64 bytes on every x86 part here; some Arm parts use 128.</li>
+ *   <li>Instruction clock, one cycle per executed bytecode instruction of guest code: C2
+ *       compiles simple bytecode to about one x86 instruction each once the operand stack is in
+ *       registers, and the big cores here retire the load-compare-branch code around
+ *       synchronization at roughly one instruction per cycle (their sustained peak is four);
+ *       the shared-memory accesses themselves are priced by the cache model, not by this
+ *       figure. Estimate; {@code calibrate} does not measure it yet.</li>
  * </ul>
  *
  * @param name                the profile's name, as reports and the command line show it

@@ -76,6 +76,14 @@ final class Engine {
      * offset and kind. With the memory model off nothing of this exists and runs are as before.
      * SimulatedPlatform.charge(picos) stays the plain cost hook for finer models.
      *
+     * A monitor held outside the simulation: a simulated virtual thread that blocks entering a
+     * monitor held by another real thread (two parallel runs loading the same guest class take
+     * the loader's lock) leaves its carrier, and the JDK resubmits it from the releasing
+     * thread. onResume waits for that in real time (monitorReleased) and runs it on at the same
+     * instant, so contention between runs never shows in a run. A monitor held by another
+     * simulated thread of this run is never released while the engine waits: after
+     * MONITOR_WAIT_NANOS that is reported like any other wait outside the Platform.
+     *
      * Why no watchdog thread: a simulated thread that loops forever without a Platform call,
      * or parks while pinned (inside a class initializer), hangs the engine's thread. The first
      * is a usage error; the second is prevented by initializing classes before a run (see
@@ -94,6 +102,9 @@ final class Engine {
     private static final long WALL_CHECK_MASK = 4095;
     private static final int PICOS_PER_NANO = 1_000;
     private static final long MEMORY_KIND_MASK = (1L << SimThread.MEMORY_KIND_BITS) - 1;
+    /** Longest a simulated thread may wait, in wall time, for a monitor another real thread holds. */
+    private static final long MONITOR_WAIT_NANOS = 10_000_000_000L;
+    private static final long MONITOR_POLL_NANOS = 20_000;
 
     /** The simulated thread a virtual thread belongs to, set by the thread itself (see GuestHooks). */
     static final ThreadLocal<SimThread> RUNNING = new ThreadLocal<>();
@@ -140,6 +151,7 @@ final class Engine {
     private Thread engineThread;
     private boolean started;
     private volatile String foreignSubmit;
+    private boolean monitorWaitTimedOut;
     private Outcome outcome;
     private String problem;
     private Throwable failure;
@@ -293,6 +305,7 @@ final class Engine {
         SimThread running = current;
         boolean onEngine = caller == engineThread || (running != null && caller == running.thread);
         if (!onEngine) {
+            t.resubmittedByOther = true;
             foreignSubmit = t.name;
             return;
         }
@@ -447,10 +460,40 @@ final class Engine {
             return;
         }
         runThread(t);
+        while (t.reqKind == SimThread.REQ_NONE && !t.finished && monitorReleased(t)) {
+            runThread(t); // same instant, same events: the wait was in real time only
+        }
         afterRun(t);
         if (!interrupted.isEmpty()) {
             drainInterrupts();
         }
+    }
+
+    /**
+     * Whether {@code t}, which gave up its carrier without a request, was blocked entering a
+     * monitor that another real thread held and has been handed back since. That happens when
+     * rows run in parallel and two simulations load the same guest class at once (the class
+     * loader's lock). The engine waits for the JDK to resubmit the thread, up to
+     * {@link #MONITOR_WAIT_NANOS} of wall time; no virtual time passes, so the run is the same
+     * as if there had been no contention. Any other way of leaving the carrier (a JDK sleep,
+     * yield or park) is reported as an error at once.
+     */
+    private boolean monitorReleased(SimThread t) {
+        boolean blocked = t.thread.getState() == Thread.State.BLOCKED
+                || (t.continuation != null && t.resubmittedByOther);
+        if (!blocked) {
+            return false;
+        }
+        long deadline = System.nanoTime() + MONITOR_WAIT_NANOS;
+        while (t.continuation == null) {
+            if (System.nanoTime() - deadline > 0) {
+                monitorWaitTimedOut = true;
+                return false;
+            }
+            LockSupport.parkNanos(MONITOR_POLL_NANOS);
+        }
+        foreignSubmit = null;
+        return true;
     }
 
     private void runThread(SimThread t) {
@@ -469,6 +512,7 @@ final class Engine {
             }
         }
         t.continuation = null;
+        t.resubmittedByOther = false;
         handOffs++;
         try {
             c.run();
@@ -621,6 +665,8 @@ final class Engine {
         problem = "simulated thread '" + t.name + "' gave up its processor without a Platform call: it blocked or "
                 + "yielded in the JDK (contended synchronized, a java.util.concurrent lock, Object.wait, Thread.sleep, "
                 + "Thread.yield, LockSupport.park or I/O). Code under simulation must wait only through Platform."
+                + (monitorWaitTimedOut ? " It waited more than " + MONITOR_WAIT_NANOS / 1_000_000_000L
+                        + " s of wall time to enter a monitor (synchronized) that another thread held." : "")
                 + (foreignSubmit != null ? " A JDK thread later resubmitted '" + foreignSubmit + "'." : "");
     }
 

@@ -53,6 +53,8 @@ final class SimThread implements Executor {
     Thread thread;
 
     volatile Runnable continuation;
+    /** The JDK resubmitted the continuation from a thread other than the engine's (a monitor was released). */
+    volatile boolean resubmittedByOther;
     boolean resumed;
     boolean finished;
     Throwable failure;

@@ -153,6 +153,44 @@ class SimulationEndingsTest {
     }
 
     @Test
+    void shouldWaitInRealTimeOnlyWhenAMonitorIsHeldByAThreadOutsideTheSimulation() throws Exception {
+        String[] digests = new String[2];
+        for (int contended = 0; contended < 2; contended++) {
+            Object monitor = new Object();
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            Thread holder = new Thread(() -> {
+                synchronized (monitor) {
+                    held.countDown();
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            if (contended == 1) {
+                holder.start();
+                held.await();
+            }
+            Simulation sim = Simulation.builder(SKYLAKE).build();
+            SimulatedPlatform platform = sim.platform();
+            sim.startThread("loader", () -> {
+                platform.pause(1);
+                synchronized (monitor) {
+                    platform.pause(1);
+                }
+                platform.pause(1);
+            });
+            SimulationResult result = sim.run();
+            holder.join();
+
+            assertThat(result.outcome()).as("contended = %d", contended).isEqualTo(Outcome.COMPLETED);
+            digests[contended] = result.digest();
+        }
+        assertThat(digests[1]).isEqualTo(digests[0]);
+    }
+
+    @Test
     void shouldFailRunWhenThreadSleepsOutsideThePlatform() {
         Simulation sim = Simulation.builder(SKYLAKE).build();
         sim.startThread("sleeper", () -> {
