@@ -138,6 +138,10 @@ final class Engine {
 
     long now;
     long steps;
+    /** Scheduling events the fast path took on the running thread itself (see continueInline). */
+    long inlineContinuations;
+    private final long virtualLimitPicos;
+    private final long maxSteps;
     /** Times a simulated thread's continuation was run (hand-offs between the engine and a thread). */
     long handOffs;
     private long lastClockNanos;
@@ -175,6 +179,8 @@ final class Engine {
         this.spuriousMaxPicos = OsCosts.toPicos(faults.spuriousWakeupMaxDelayNanos());
         this.delayedWakeMaxPicos = OsCosts.toPicos(faults.delayedWakeupMaxNanos());
         this.jitterMaxPicos = OsCosts.toPicos(faults.clockJitterNanos());
+        this.virtualLimitPicos = OsCosts.toPicos(budgets.maxVirtualNanos());
+        this.maxSteps = budgets.maxSteps();
     }
 
     // ------------------------------------------------------------------ simulated side
@@ -196,6 +202,13 @@ final class Engine {
         me.reqObject = object;
         boolean wasInterrupted = Thread.interrupted();
         me.reqInterrupted = wasInterrupted;
+        if (!wasInterrupted && keepsProcessor(kind)) {
+            afterRun(me);
+            if (continueInline(me)) {
+                return answer(me);
+            }
+            me.requestHandled = true;
+        }
         me.resumed = false;
         do {
             LockSupport.park();
@@ -206,12 +219,55 @@ final class Engine {
         if (killing) {
             throw new SimulationAbort();
         }
+        return answer(me);
+    }
+
+    private static long answer(SimThread me) {
         RuntimeException error = me.reqError;
         if (error != null) {
             me.reqError = null;
             throw error;
         }
         return me.reqResult;
+    }
+
+    /** Requests after which the thread runs on, on its processor: the ones the fast path may handle inline. */
+    private static boolean keepsProcessor(int kind) {
+        return kind == SimThread.REQ_MEMORY || kind == SimThread.REQ_PAUSE || kind == SimThread.REQ_CLOCK
+                || kind == SimThread.REQ_CHARGE || kind == SimThread.REQ_UNPARK;
+    }
+
+    /**
+     * The fast path, on the simulated thread itself after its request was handled: if the
+     * thread's RESUME is now the earliest event, and nothing the loop and onResume would do at
+     * that event differs from running the thread on (no preemption due, no budget reached, no
+     * wall-clock check due, no injected preemption possible), take the event here and let the
+     * thread continue without parking. The loop would have taken the same event next and done
+     * the same, so the event order and the digest are unchanged; only the hand-off is saved.
+     */
+    private boolean continueInline(SimThread me) {
+        if (outcome != null || killing || !interrupted.isEmpty() || me.requestDeferred
+                || me.pauseRemainingPicos > 0 || faults.preemptionRate() > 0) {
+            return false;
+        }
+        Event e = queue.peek();
+        if (e == null || e.thread != me || e.kind != Event.RESUME) {
+            return false;
+        }
+        long time = e.time;
+        if (time > virtualLimitPicos || steps == maxSteps || ((steps + 1) & WALL_CHECK_MASK) == 0) {
+            return false;
+        }
+        if (scheduler.shouldPreempt(me.processor, time)) {
+            return false;
+        }
+        queue.recycle(queue.poll());
+        now = time;
+        steps++;
+        inlineContinuations++;
+        me.heldOffLast = false;
+        me.reqKind = SimThread.REQ_NONE;
+        return true;
     }
 
     /** A memory access of guest code on {@code t}, the running thread (memory model on). */
@@ -385,8 +441,7 @@ final class Engine {
     private void loop() {
         long wallStart = System.nanoTime();
         long wallLimitNanos = budgets.maxWallMillis() * 1_000_000L;
-        long virtualLimit = OsCosts.toPicos(budgets.maxVirtualNanos());
-        long maxSteps = budgets.maxSteps();
+        long virtualLimit = virtualLimitPicos;
         for (;;) {
             if (outcome != null) {
                 return;
@@ -523,6 +578,10 @@ final class Engine {
 
     /** The thread stopped at a scheduling point (or ended): its instruction time drains into the request. */
     private void afterRun(SimThread t) {
+        if (t.requestHandled) {
+            t.requestHandled = false; // handled on the thread itself before it parked (see call)
+            return;
+        }
         long work = 0;
         if (t.pendingInstructions != 0) {
             work = costs.bytecodePicos(t.pendingInstructions);

@@ -95,6 +95,8 @@ final class SimThread implements Executor {
      * handles it at the next RESUME instead of running the thread.
      */
     boolean requestDeferred;
+    /** The request in req* was handled on the thread itself, which then parked anyway (Engine.call). */
+    boolean requestHandled;
     /** PAUSE time still owed by a batch that a time-slice end interrupted, ps. */
     long pauseRemainingPicos;
 
