@@ -36,6 +36,10 @@ final class ExperimentTables {
         }
         rows.stream().filter(r -> r.failure().isPresent())
                 .forEach(r -> out.append("failed: ").append(r.failure().orElseThrow()).append('\n'));
+        rows.stream().filter(r -> r.verdict() == Verdict.NOT_MEASURABLE)
+                .forEach(r -> out.append("not measurable: ").append(r.workload()).append('(').append(r.parameters())
+                        .append(") on ").append(r.machine()).append(": ").append(r.notMeasurable().orElseThrow())
+                        .append('\n'));
         return out.toString();
     }
 
@@ -64,6 +68,9 @@ final class ExperimentTables {
                 node.put("publishedSource", row.published().source());
                 node.put("verdict", row.verdict().name());
                 row.failure().ifPresent(f -> node.put("failure", f));
+                node.put("leftOperations", row.leftOperations());
+                node.put("rightOperations", row.rightOperations());
+                row.notMeasurable().ifPresent(why -> node.put("notMeasurable", why));
             }
         });
         return mapper.writeValueAsString(array);
@@ -74,7 +81,8 @@ final class ExperimentTables {
      * carry no claim or failed — and the totals: what {@code reproduce} ends with.
      */
     static String overall(Map<Experiment, List<ExperimentRow>> results) {
-        TextTable table = new TextTable("experiment", "rows", "agrees", "disagrees", "no claim", "failed");
+        TextTable table = new TextTable("experiment", "rows", "agrees", "disagrees", "no claim", "not measurable",
+                "failed");
         results.forEach((experiment, rows) -> table.row(countRow(experiment.name(), rows)));
         table.row(countRow("all", results.values().stream().flatMap(List::stream).toList()));
         return "== summary: rows whose simulated direction agrees with the published one\n" + table.render();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.SimulationResult;
+import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.RunMetrics;
 import io.spinlab.sim.workload.SimulatedRun;
@@ -48,8 +49,8 @@ final class RunCommand implements Callable<Integer> {
     static final String FAST_MODE_WARNING = "FAST MODE (--fast): only Platform calls cost time; shared memory and "
             + "the code between calls are free and atomic, so races and contention are not modelled";
 
-    /** Fewer operations than this in the window make no score: a 0 or 1 says nothing about the primitive. */
-    static final long MIN_OPERATIONS = 100;
+    /** Fewer operations than this in the window make no score (the floor every experiment row uses too). */
+    static final long MIN_OPERATIONS = ExperimentRow.MIN_OPERATIONS;
 
     /** The options that only a simulated run has. */
     private static final List<String> SIMULATION_ONLY = List.of("--machine", "--machine-file", "--set",

@@ -36,7 +36,7 @@ public final class Format {
         };
     }
 
-    /** A verdict in words: {@code agrees}, {@code disagrees}, {@code no claim}, {@code failed}. */
+    /** A verdict in words: {@code agrees}, {@code disagrees}, {@code no claim}, {@code not measurable}, {@code failed}. */
     public static String verdict(Verdict verdict) {
         return verdict.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }

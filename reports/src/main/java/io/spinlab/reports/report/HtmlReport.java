@@ -32,6 +32,7 @@ public final class HtmlReport {
             tr.total td { font-weight: bold; background: #fafafa; }
             .verdict-disagrees { color: #a00; }
             .verdict-failed { color: #a00; font-weight: bold; }
+            .verdict-not-measurable { color: #777; }
             .sources, .note { color: #555; font-size: 0.85rem; }
             .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 1rem; }
             figure.chart { margin: 0; }
@@ -119,6 +120,11 @@ public final class HtmlReport {
             row.result().failure().ifPresent(f -> html.append("<p class=\"verdict-failed\">failed: ")
                     .append(escape(row.label())).append(" on ").append(escape(row.result().machine())).append(": ")
                     .append(escape(f)).append("</p>\n"));
+            if (row.result().completed()) {
+                row.result().notMeasurable().ifPresent(why -> html.append("<p class=\"verdict-not-measurable\">not "
+                        + "measurable: ").append(escape(row.label())).append(" on ").append(escape(row.result().machine()))
+                        .append(": ").append(escape(why)).append("</p>\n"));
+            }
         }
         html.append("</section>\n");
     }

@@ -118,6 +118,13 @@ public final class JsonReport {
         } else {
             node.putNull("failure");
         }
+        node.put("leftOperations", r.leftOperations());
+        node.put("rightOperations", r.rightOperations());
+        if (r.notMeasurable().isPresent()) {
+            node.put("notMeasurable", r.notMeasurable().get());
+        } else {
+            node.putNull("notMeasurable");
+        }
     }
 
     private static void published(ObjectNode node, Published published) {

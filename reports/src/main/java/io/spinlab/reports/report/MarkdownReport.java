@@ -35,8 +35,11 @@ public final class MarkdownReport {
     }
 
     private static void summary(StringBuilder md, ReportData data) {
-        md.append("| experiment | rows | agrees | disagrees | no claim | failed |\n");
-        md.append("|---|--:|--:|--:|--:|--:|\n");
+        md.append("| experiment | rows |");
+        for (Verdict verdict : Verdict.values()) {
+            md.append(' ').append(Format.verdict(verdict)).append(" |");
+        }
+        md.append("\n|---|--:|").append("--:|".repeat(Verdict.values().length)).append('\n');
         for (ReportSection section : data.sections()) {
             Map<Verdict, Integer> counts = section.verdictCounts();
             md.append("| [").append(section.name()).append("](#").append(section.name()).append(") | ")
@@ -68,7 +71,13 @@ public final class MarkdownReport {
             md.append("- failed: ").append(row.label()).append(" on ").append(row.result().machine()).append(": ")
                     .append(cell(row.result().failure().orElseThrow())).append('\n');
         }
-        if (!failed.isEmpty()) {
+        List<ReportRow> empty = section.rows().stream().filter(r -> r.result().completed()
+                && r.result().notMeasurable().isPresent()).toList();
+        for (ReportRow row : empty) {
+            md.append("- not measurable: ").append(row.label()).append(" on ").append(row.result().machine())
+                    .append(": ").append(cell(row.result().notMeasurable().orElseThrow())).append('\n');
+        }
+        if (!failed.isEmpty() || !empty.isEmpty()) {
             md.append('\n');
         }
     }

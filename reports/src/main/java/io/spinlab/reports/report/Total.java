@@ -11,7 +11,7 @@ import java.util.List;
  * <p>A geometric mean rather than a sum, so that every row's relative change weighs the same: the
  * rows of one table differ in scale by orders of magnitude (a latency row counts tens of
  * thousands of operations per ms, a drain-rate row tens), and a sum would be the largest rows'
- * Δ alone. Only rows where both scores are positive enter the mean (a failed run has no score,
+ * Δ alone. Only measurable rows where both scores are positive enter the mean (a failed run has no score,
  * and a score of zero has no logarithm); {@link #excluded()} counts the others.
  *
  * @param rows       rows that entered the mean
@@ -29,7 +29,7 @@ public record Total(int rows, int excluded, double leftScore, double rightScore)
         for (ReportRow row : rows) {
             double left = row.result().leftScore();
             double right = row.result().rightScore();
-            if (row.result().completed() && left > 0 && right > 0) {
+            if (row.result().completed() && row.result().notMeasurable().isEmpty() && left > 0 && right > 0) {
                 leftLogs += Math.log(left);
                 rightLogs += Math.log(right);
                 counted++;

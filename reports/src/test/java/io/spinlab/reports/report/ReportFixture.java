@@ -49,7 +49,7 @@ final class ReportFixture {
                 rows.add(new ReportRow(new ExperimentRow("mres-proc-scaling", "mres-wait-drain-rate",
                         skylake.name(), "threads=" + threads + "," + delay + "warmup=2ms,window=4ms",
                         PROC_SCALING_LEFT, s[1] * factor, PROC_SCALING_RIGHT, s[2] * factor, published,
-                        Map.of("threads", s[0] * 8), Map.of("threads", s[0] * 8), Optional.empty(), 10, false),
+                        Map.of("threads", s[0] * 8), Map.of("threads", s[0] * 8), Optional.empty(), 10, false, 1000, 1000),
                         skylake, 1));
             }
         }
@@ -68,7 +68,7 @@ final class ReportFixture {
                 double right = left * (1 + (i - 1) * 0.25);
                 rows.add(new ReportRow(new ExperimentRow("future-cpus", "mres-wait-drain-rate", machine.name(),
                         "threads=1pc,warmup=2ms,window=4ms", "legacy", left, "current", right, Published.none(),
-                        Map.of(), Map.of(), Optional.empty(), 10, false), machine, 7));
+                        Map.of(), Map.of(), Optional.empty(), 10, false, 1000, 1000), machine, 7));
                 i++;
             }
         }
@@ -83,13 +83,13 @@ final class ReportFixture {
         rows.add(new ReportRow(new ExperimentRow("eventpipe-lockless", "eventpipe-stress", laptop.name(), params,
                 "current,reservation=under-lock", 1000, "current", 1500,
                 Published.delta(63.9, "runtime #50797, 2017 MacBook Pro: events read +63.9 %"),
-                events(40_000, 960_000), events(60_000, 1_140_000), Optional.empty(), 10, false), laptop, 1));
+                events(40_000, 960_000), events(60_000, 1_140_000), Optional.empty(), 10, false, 1000, 1000), laptop, 1));
         MachineProfile xeon = MachinePresets.byName("ivybridge-e7-4x12");
         rows.add(new ReportRow(new ExperimentRow("eventpipe-lockless", "eventpipe-stress", xeon.name(), params,
                 "current,reservation=under-lock", Double.NaN, "current", 2000,
                 Published.direction(Published.Direction.RIGHT_BETTER, "runtime #50797: improvements also reported"),
                 Map.of(), events(80_000, 20_000), Optional.of("budget exhausted, \"virtual\" time (reproduce: x)"), 10,
-                false), xeon, 1));
+                false, 1000, 1000), xeon, 1));
         return new ReportSection("eventpipe-lockless", "EventPipe's buffer reservation, fixture.",
                 "current,reservation=under-lock", "current", List.of(), Map.of(), rows);
     }

@@ -256,7 +256,7 @@ public final class Experiment {
         return new ExperimentRow(name, row.workload().name(), row.machine().name(), row.workload().parameters(),
                 left.describe(), leftScore, right.describe(), rightScore, row.published(), metrics(l), metrics(r),
                 failures.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", failures)), wallMillis,
-                memoryModel);
+                memoryModel, operations(l), operations(r));
     }
 
     private SimulatedRun simulate(PlannedRow row, Tuning tuning) {
@@ -277,6 +277,13 @@ public final class Experiment {
             return Double.NaN;
         }
         return run.workloadResult().get().opsPerMs();
+    }
+
+    private static long operations(SimulatedRun run) {
+        if (!run.simulation().completed()) {
+            return -1;
+        }
+        return run.workloadResult().map(WorkloadResult::operations).orElse(-1L);
     }
 
     private static Map<String, Double> metrics(SimulatedRun run) {

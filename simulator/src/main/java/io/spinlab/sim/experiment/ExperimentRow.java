@@ -1,7 +1,9 @@
 package io.spinlab.sim.experiment;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,11 +28,17 @@ import java.util.Optional;
  * @param wallMillis   real time the two runs took, ms
  * @param memoryModel  whether the runs charged shared-memory accesses (the simulator's memory model);
  *                     scores of the two modes are not comparable
+ * @param leftOperations  operations the left run counted in its window; −1 if it failed
+ * @param rightOperations operations the right run counted in its window; −1 if it failed
  */
 public record ExperimentRow(String experiment, String workload, String machine, String parameters,
                             String leftTuning, double leftScore, String rightTuning, double rightScore,
                             Published published, Map<String, Double> leftMetrics, Map<String, Double> rightMetrics,
-                            Optional<String> failure, long wallMillis, boolean memoryModel) {
+                            Optional<String> failure, long wallMillis, boolean memoryModel, long leftOperations,
+                            long rightOperations) {
+
+    /** Fewer operations than this in a window make no score: a 0 or 1 says nothing about the primitive. */
+    public static final long MIN_OPERATIONS = 100;
 
     public ExperimentRow {
         Objects.requireNonNull(experiment, "experiment");
@@ -55,7 +63,29 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         if (failure.isPresent()) {
             return Verdict.FAILED;
         }
+        if (notMeasurable().isPresent()) {
+            return Verdict.NOT_MEASURABLE;
+        }
         return published.judge(deltaPercent());
+    }
+
+    /**
+     * Why the row measured nothing, when a completed side counted fewer than
+     * {@link #MIN_OPERATIONS} operations: e.g. {@code left counted 0 operations (fewer than 100)}.
+     */
+    public Optional<String> notMeasurable() {
+        List<String> sides = new ArrayList<>();
+        if (leftOperations >= 0 && leftOperations < MIN_OPERATIONS) {
+            sides.add("left counted " + leftOperations);
+        }
+        if (rightOperations >= 0 && rightOperations < MIN_OPERATIONS) {
+            sides.add("right counted " + rightOperations);
+        }
+        if (sides.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(String.join(" and ", sides) + " operations in the window (fewer than " + MIN_OPERATIONS
+                + ")");
     }
 
     /** True when both runs completed. */

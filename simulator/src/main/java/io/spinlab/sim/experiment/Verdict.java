@@ -13,6 +13,12 @@ public enum Verdict {
     DISAGREES,
     /** Nothing was published about this row. */
     NO_CLAIM,
+    /**
+     * A side counted fewer than {@link ExperimentRow#MIN_OPERATIONS} operations in its window: its
+     * score (often 0) says nothing about the primitive, so the row is neither agreement nor
+     * disagreement; {@link ExperimentRow#notMeasurable()} says which side and how many.
+     */
+    NOT_MEASURABLE,
     /** A simulated run did not complete (deadlock, budget, failure); the row's failure says why. */
     FAILED;
 

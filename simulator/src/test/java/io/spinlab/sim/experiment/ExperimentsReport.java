@@ -166,6 +166,7 @@ public final class ExperimentsReport {
             case AGREES -> "agrees";
             case DISAGREES -> "**disagrees**";
             case NO_CLAIM -> "";
+            case NOT_MEASURABLE -> "not measurable: " + r.notMeasurable().orElse("");
             case FAILED -> "failed: " + r.failure().orElse("");
         };
     }

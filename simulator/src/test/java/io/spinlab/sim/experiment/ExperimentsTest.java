@@ -179,8 +179,13 @@ class ExperimentsTest {
         assertThat(started).hasSize(6).contains("0/6", "5/6");
         assertThat(rows).allSatisfy(r -> {
             assertThat(r.completed()).isTrue();
-            assertThat(r.verdict()).isEqualTo(Verdict.NO_CLAIM);
             assertThat(r.leftMetrics()).containsKey("threads");
         });
+        // netcore2.0 drains 63 events in 4 ms on the 1,000-cycle part: too few to score.
+        assertThat(rows).filteredOn(r -> r.verdict() == Verdict.NOT_MEASURABLE)
+                .extracting(r -> r.machine() + " " + r.workload() + " " + r.leftOperations())
+                .containsExactly("future-p1000-n4 mres-wait-drain-rate 63");
+        assertThat(rows).filteredOn(r -> r.verdict() != Verdict.NOT_MEASURABLE).hasSize(5)
+                .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Verdict.NO_CLAIM));
     }
 }
