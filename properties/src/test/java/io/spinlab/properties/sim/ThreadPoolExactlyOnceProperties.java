@@ -211,13 +211,15 @@ class ThreadPoolExactlyOnceProperties {
                             ScenarioRunner.Run<PoolObservation> run = ScenarioRunner.simulate(
                                     ThreadPoolScenario.class, world, Tuning.current(), simulation,
                                     "scenario=" + ThreadPoolScenario.class.getSimpleName() + " mutant=" + mutant);
-                            // A doubled item can also leave the queue's bookkeeping so that the pool never
-                            // terminates: judge what was observed by then, so the failure names the double run.
-                            run.observedSoFar().ifPresent(seen -> assertThat(problems(world, seen))
+                            // The property this plant breaks is "no item runs twice", judged on what was
+                            // observed by the end of the run: a doubled item can also corrupt the queue's
+                            // bookkeeping so that the pool never terminates (in the full cost model the
+                            // shrinker otherwise settles on such a hang), and that is not what is shown here.
+                            assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
+                            assertThat(problems(world, run.observedSoFar().orElseThrow()))
                                     .as("exactly-once broken in %s%nreproduce: %s", world,
                                             run.simulation().reproduction())
-                                    .noneMatch(problem -> problem.matches("#\\d+ accepted, ran [2-9]\\d* time.*")));
-                            assertExactlyOnce(world, run);
+                                    .noneMatch(problem -> problem.matches("#\\d+ accepted, ran [2-9]\\d* time.*"));
                         }));
         assertThat(failure).as("a global queue that hands one item to two workers must break the property")
                 .isNotNull();
