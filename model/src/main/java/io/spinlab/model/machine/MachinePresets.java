@@ -9,8 +9,9 @@ import java.util.List;
  * <p>Frequencies are the nominal clocks the results name; PAUSE costs follow Intel's
  * Optimization Reference Manual (about 10 cycles before Skylake, about 140 from Skylake on).
  * OS costs are the Linux-like defaults of {@link MachineProfile#builder(String)}, except for
- * the atomic operation (20 cycles at the part's clock), the cache-line transfer on
- * multi-socket and many-core parts, and the Windows timer and quantum of
+ * the atomic operation (20 cycles at the part's clock), the cache-line transfer (a measured
+ * core-to-core latency of the part's class; see the implementation notes), and the Windows
+ * timer and quantum of
  * {@code windows-skylake-i7-6700}. The class documentation of {@link MachineProfile} says
  * where each figure comes from.
  *
@@ -46,12 +47,26 @@ public final class MachinePresets {
 
     /** Cycles charged for an uncontended locked read-modify-write (Agner Fog's tables: 18–25). */
     private static final double ATOMIC_OP_CYCLES = 20;
-    /** Cross-socket share of transfers on two sockets: about half the peers are remote. */
-    private static final double TWO_SOCKET_TRANSFER_NS = 200;
-    /** Four sockets: three quarters of the peers are remote, some two QPI hops away. */
-    private static final double FOUR_SOCKET_TRANSFER_NS = 250;
-    /** One large die or several chiplets: mesh and inter-die hops. Estimate. */
-    private static final double MANYCORE_TRANSFER_NS = 120;
+    /*
+     * Cache-line transfers: median core-to-core latencies measured with CAS ping-pong by the
+     * core-to-core-latency tool (github.com/nviennot/core-to-core-latency, README at commit
+     * 0dddf509): i7-6700K (Skylake) 20 ns, i5-4590 (Haswell) 21 ns; Xeon E5-2695 v4 (Broadwell-EP,
+     * an 18-core ring) 44 ns on one socket and 118 ns between two; EPYC 7773X (64 cores) 115 ns.
+     * A multi-socket preset charges the average over a core's peers: (local peers × 44 + remote
+     * peers × 118) / all peers, every remote socket one QPI hop away.
+     */
+    /** Quad-core client ring (Skylake and Kaby Lake; Haswell measured 21 ns, Sandy Bridge-E taken as Haswell). */
+    private static final double CLIENT_TRANSFER_NS = 20;
+    /** Haswell client, i5-4590. */
+    private static final double HASWELL_TRANSFER_NS = 21;
+    /** Two sockets of 8 cores: 7 local and 8 remote peers, (7 × 44 + 8 × 118) / 15. */
+    private static final double TWO_SOCKET_TRANSFER_NS = 83.5;
+    /** Four sockets of 12 cores: 11 local and 36 remote peers, (11 × 44 + 36 × 118) / 47. */
+    private static final double FOUR_SOCKET_TRANSFER_NS = 100.7;
+    /** 128 cores: the largest single-socket part measured, EPYC 7773X, 115 ns. */
+    private static final double MANYCORE_TRANSFER_NS = 115;
+    /** Arm what-if: Apple M1 Pro's performance cluster, 40 ns (same tool). */
+    private static final double ARM_TRANSFER_NS = 40;
     /** Windows default clock tick, 64 Hz. */
     private static final double WINDOWS_TIMER_NS = 15_625_000;
     /** Windows client quantum: two clock ticks. */
@@ -64,14 +79,14 @@ public final class MachinePresets {
     private static final List<MachineProfile> ALL = List.of(
             part("sandybridge-e5-1650",
                     "Xeon E5-1650, 6-core Sandy Bridge, pre-Skylake PAUSE: +50 % without the multiply (#13556)",
-                    3.2, 10, 6, 12).build(),
+                    3.2, 10, 6, 12).cacheLineTransferNs(HASWELL_TRANSFER_NS).build(),
             SKYLAKE_I7_6700,
             part("kabylake-e3-1245v6",
                     "Xeon E3-1245 v6, Kaby Lake: normalized PAUSE in SpinWait measured here (corert #7569)",
                     3.7, 140, 4, 8).build(),
             part("haswell-i5-4670k",
                     "Core i5-4670K, Haswell without SMT: normalized PAUSE close to neutral (corert #7569)",
-                    4.4, 10, 4, 4).build(),
+                    4.4, 10, 4, 4).cacheLineTransferNs(HASWELL_TRANSFER_NS).build(),
             part("kabylake-i7-7700hq",
                     "Core i7-7700HQ, 2017 MacBook Pro: lockless EventPipe reservation (runtime #50797)",
                     2.8, 140, 4, 8).build(),
@@ -89,7 +104,7 @@ public final class MachinePresets {
                     3.5, 300, 8, 16).build(),
             part("arm-noop-pause",
                     "What-if: Arm-like part whose spin hint is a no-op (1 cycle), no SMT",
-                    3.0, 1, 8, 8).cacheLineTransferNs(50).build(),
+                    3.0, 1, 8, 8).cacheLineTransferNs(ARM_TRANSFER_NS).build(),
             part("manycore-256",
                     "What-if: 256 logical processors (128 cores, SMT 2), Skylake-class PAUSE",
                     2.5, 140, 128, 256).cacheLineTransferNs(MANYCORE_TRANSFER_NS).build(),
@@ -143,7 +158,8 @@ public final class MachinePresets {
                 .pauseCycles(pauseCycles)
                 .physicalCores(physicalCores)
                 .logicalProcessors(logicalProcessors)
-                .atomicOpNs(atomicNs(frequencyGhz));
+                .atomicOpNs(atomicNs(frequencyGhz))
+                .cacheLineTransferNs(CLIENT_TRANSFER_NS);
     }
 
     /** {@link #ATOMIC_OP_CYCLES} at {@code frequencyGhz}, to a tenth of a nanosecond. */

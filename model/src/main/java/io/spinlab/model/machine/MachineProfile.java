@@ -33,9 +33,11 @@ import java.util.Objects;
  *   <li>Atomic read-modify-write, about 20 cycles: Agner Fog's instruction tables give a
  *       locked {@code CMPXCHG}/{@code XADD} 18–25 cycles on Intel big cores, so presets charge
  *       20 cycles at their clock (about 6 ns at 3.4 GHz).</li>
- *   <li>Cache-line transfer, 60 ns on one socket: core-to-core round trips measured on client
- *       parts are 40–70 ns; on two or four sockets a share of the peers is remote (QPI/UPI,
- *       150–300 ns), so those presets charge an average of about 200 ns. Estimate.</li>
+ *   <li>Cache-line transfer, 20 ns on a quad-core client part: the median core-to-core latency
+ *       (CAS ping-pong, one way) measured on an i7-6700K by the core-to-core-latency tool
+ *       (github.com/nviennot/core-to-core-latency); 21 ns on Haswell, 44 ns on an 18-core
+ *       Broadwell-EP ring, 118 ns between two of its sockets. {@link MachinePresets} says which
+ *       figure each preset takes.</li>
  *   <li>Context switch, 3 µs: the direct cost is 1–2 µs (lmbench {@code lat_ctx}); the rest
  *       is the cache and TLB refill that follows. Estimate.</li>
  *   <li>Wake latency, 5 µs: futex wake, the IPI to an idle core and a shallow C-state exit;
@@ -131,7 +133,7 @@ public record MachineProfile(
     private static final double DEFAULT_CLOCK_READ_NS = 20;
     /** 20 cycles at 3 GHz. */
     private static final double DEFAULT_ATOMIC_OP_NS = 6.7;
-    private static final double DEFAULT_CACHE_LINE_TRANSFER_NS = 60;
+    private static final double DEFAULT_CACHE_LINE_TRANSFER_NS = 20;
     private static final double DEFAULT_CONTEXT_SWITCH_NS = 3_000;
     private static final double DEFAULT_WAKE_LATENCY_NS = 5_000;
     private static final double DEFAULT_YIELD_READY_NS = 3_000;
@@ -176,7 +178,7 @@ public record MachineProfile(
     /**
      * A builder named {@code name}, starting from Linux-like defaults on a generic part:
      * 3 GHz, 140-cycle PAUSE, 4 cores / 8 threads, clock read 20 ns, atomic 6.7 ns (20 cycles),
-     * cache-line transfer 60 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
+     * cache-line transfer 20 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
      * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, one cycle per bytecode, no description.
      */
     public static Builder builder(String name) {

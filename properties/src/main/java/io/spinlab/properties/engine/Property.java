@@ -142,21 +142,43 @@ public final class Property<T> {
     private Result runReplay(Body<? super T> body, Choices choices) {
         Source source = Source.replaying(choices);
         T example = gen.generate(source);
+        // A replay the generator already read differently is bad input, whatever the body would do
+        // with the example it happens to draw: rejected before the body runs.
+        if (!isPrefix(source.recorded(), choices)) {
+            throw notDrawn(choices, source, example);
+        }
         Throwable failure = attempt(body, example);
         if (failure != null) {
             String message = "Property '" + name + "' failed on the replayed example " + choices + ":\n  example: "
                     + describer.apply(example) + "\n  failure: " + failure;
             throw new PropertyFailure(message, failure, 0, example, example, choices, 0);
         }
-        // Checked after the body: an annotated property draws its example while it runs.
+        // Checked again after the body: an annotated property draws the rest of its example while it runs.
         if (!source.recorded().equals(choices)) {
-            throw new IllegalArgumentException("replay " + choices + " is not a sequence this property's generator "
-                    + "draws (out of range, too short or too long): replaying it draws " + source.recorded()
-                    + ", the example " + describer.apply(example));
+            throw notDrawn(choices, source, example);
         }
         Result result = new Result(name, 1, 0);
         System.out.println("property " + name + ": replayed " + choices + " (" + describer.apply(example) + "), passed");
         return result;
+    }
+
+    private IllegalArgumentException notDrawn(Choices choices, Source source, T example) {
+        return new IllegalArgumentException("replay " + choices + " is not a sequence this property's generator "
+                + "draws (out of range, too short or too long): replaying it draws " + source.recorded()
+                + ", the example " + describer.apply(example));
+    }
+
+    /** Whether {@code drawn} is {@code given} or its beginning (the body may still draw the rest). */
+    private static boolean isPrefix(Choices drawn, Choices given) {
+        if (drawn.size() > given.size()) {
+            return false;
+        }
+        for (int i = 0; i < drawn.size(); i++) {
+            if (drawn.get(i) != given.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private PropertyFailure shrinkAndReport(Body<? super T> body, long trySeed, int triesRun, Choices original,

@@ -79,6 +79,20 @@ class PropertyEngineTest {
     }
 
     @Test
+    void shouldRejectAReplayTheGeneratorDrawsDifferentlyBeforeTheBodyRunsEvenWhenItWouldFail() {
+        List<Object> seen = new ArrayList<>();
+        // Two integers in 0..9: 99 is out of range, and the generator draws a different sequence.
+        assertThatThrownBy(() -> Property.forAll(Gens.integers(0, 9).flatMap(a -> Gens.integers(0, 9)))
+                .replay("c:99,99,99").check(x -> {
+                    seen.add(x);
+                    return false;
+                }))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("replay c:99,99,99 is not a sequence this property's generator draws");
+        assertThat(seen).isEmpty();
+    }
+
+    @Test
     void shouldGenerateTheSameExamplesFromTheSameSeed() {
         List<Object> a = new ArrayList<>();
         List<Object> b = new ArrayList<>();
