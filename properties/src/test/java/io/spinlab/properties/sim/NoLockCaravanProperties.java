@@ -152,7 +152,7 @@ class NoLockCaravanProperties {
     }
 
     @Test
-    void underLockShouldFormACaravanAndTheEngineShouldShrinkItToTwoWriters() {
+    void underLockShouldFormACaravanAndTheEngineShouldShrinkItToThreeWritersOnTwoProcessors() {
         PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
                 Property.forAll(worlds(ReservationPolicy.UNDER_LOCK)).named("under-lock: no caravan").seed(1).tries(30)
                         .maxShrinkAttempts(300)
@@ -160,7 +160,9 @@ class NoLockCaravanProperties {
         assertThat(failure).as("under-lock: failing writers must queue on the lock").isNotNull();
         System.out.println(failure.getMessage());
         CaravanWorld minimal = (CaravanWorld) failure.minimalExample();
-        assertThat(minimal.failingWriters()).isEqualTo(2);
+        // With 20-ns line transfers (the measured Skylake figure) two failing writers on two
+        // processors rarely overlap on the lock; three always queue.
+        assertThat(minimal.failingWriters()).isEqualTo(3);
         assertThat(minimal.machine().logicalProcessors()).isEqualTo(2);
     }
 
