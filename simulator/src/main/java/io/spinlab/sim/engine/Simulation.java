@@ -39,8 +39,11 @@ import java.util.Objects;
  * ({@link Budgets}); or failed (a simulated thread threw, or blocked outside the Platform).
  * The report ends with the line that reproduces the run. Unfinished threads are unwound.
  *
- * <p><b>Memory model.</b> Off by default: code between two {@code Platform} calls costs no
- * time and runs atomically. Built with {@link Builder#memoryModel(boolean) memoryModel(true)},
+ * <p><b>Memory model and instruction clock (the full cost model).</b> Off by default in this
+ * builder, on in every command of the {@code spinlab} tool and in {@code Experiment}: without
+ * it, code between two {@code Platform} calls costs no time and runs atomically ("fast mode").
+ * Built with {@link Builder#memoryModel(boolean) memoryModel(true)}, each executed bytecode
+ * instruction of guest code costs the machine's {@code cyclesPerBytecode}, and
  * every volatile field access and every {@code VarHandle} access of <em>guest</em> code — the
  * classes of {@code io.spinlab.impl}, {@code io.spinlab.sim.workload} and any
  * {@linkplain Builder#guestPackages added package}, loaded instrumented by
