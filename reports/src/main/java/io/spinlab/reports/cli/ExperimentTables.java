@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.Fidelity;
 import io.spinlab.sim.experiment.Verdict;
 
 import java.util.ArrayList;
@@ -68,6 +69,11 @@ final class ExperimentTables {
                 node.put("publishedSource", row.published().source());
                 node.put("verdict", row.verdict().name());
                 row.failure().ifPresent(f -> node.put("failure", f));
+                if (row.errorFactor().isPresent()) {
+                    node.put("errorFactor", row.errorFactor().getAsDouble());
+                } else {
+                    node.putNull("errorFactor");
+                }
                 node.put("leftOperations", row.leftOperations());
                 node.put("rightOperations", row.rightOperations());
                 row.notMeasurable().ifPresent(why -> node.put("notMeasurable", why));
@@ -84,8 +90,20 @@ final class ExperimentTables {
         TextTable table = new TextTable("experiment", "rows", "agrees", "disagrees", "no claim", "not measurable",
                 "failed");
         results.forEach((experiment, rows) -> table.row(countRow(experiment.name(), rows)));
-        table.row(countRow("all", results.values().stream().flatMap(List::stream).toList()));
-        return "== summary: rows whose simulated direction agrees with the published one\n" + table.render();
+        List<ExperimentRow> all = results.values().stream().flatMap(List::stream).toList();
+        table.row(countRow("all", all));
+        StringBuilder out = new StringBuilder("== summary: rows whose simulated direction agrees with the published one\n")
+                .append(table.render())
+                .append("error against the published figures, exp(|ln(simulated right/left) - ln(published right/left)|)")
+                .append(" per row with a figure:\n");
+        results.forEach((experiment, rows) -> {
+            Fidelity fidelity = Fidelity.of(rows);
+            if (fidelity.rows() > 0) {
+                out.append("  ").append(experiment.name()).append(": ").append(fidelity.describe()).append('\n');
+            }
+        });
+        out.append("  all: ").append(Fidelity.of(all).describe()).append('\n');
+        return out.toString();
     }
 
     /** The name, the row count, then the count of each verdict in {@link Verdict} order. */

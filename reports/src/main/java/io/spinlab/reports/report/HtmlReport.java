@@ -86,6 +86,15 @@ public final class HtmlReport {
             html.append("</tr>\n");
         }
         html.append("</tbody>\n</table>\n");
+        html.append("<p class=\"fidelity\">Error against the published figures, exp(|ln(simulated right/left) − "
+                + "ln(published right/left)|) per row with a figure: ").append(escape(data.fidelity().describe()));
+        for (ReportSection section : data.sections()) {
+            if (section.fidelity().rows() > 0) {
+                html.append("; ").append(escape(section.name())).append(": ")
+                        .append(escape(section.fidelity().describe()));
+            }
+        }
+        html.append(".</p>\n");
     }
 
     private static void section(StringBuilder html, ReportSection section) {

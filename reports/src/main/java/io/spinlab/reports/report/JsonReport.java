@@ -118,6 +118,11 @@ public final class JsonReport {
         } else {
             node.putNull("failure");
         }
+        if (r.errorFactor().isPresent()) {
+            node.put("errorFactor", r.errorFactor().getAsDouble());
+        } else {
+            node.putNull("errorFactor");
+        }
         node.put("leftOperations", r.leftOperations());
         node.put("rightOperations", r.rightOperations());
         if (r.notMeasurable().isPresent()) {

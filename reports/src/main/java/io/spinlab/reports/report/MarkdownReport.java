@@ -50,6 +50,14 @@ public final class MarkdownReport {
             md.append(" |\n");
         }
         md.append('\n');
+        md.append("Error against the published figures, exp(|ln(simulated right/left) − ln(published right/left)|) ")
+                .append("per row with a figure: ").append(data.fidelity().describe());
+        for (ReportSection section : data.sections()) {
+            if (section.fidelity().rows() > 0) {
+                md.append("; ").append(section.name()).append(": ").append(section.fidelity().describe());
+            }
+        }
+        md.append(".\n\n");
     }
 
     private static void section(StringBuilder md, ReportSection section) {

@@ -2,6 +2,7 @@ package io.spinlab.reports.report;
 
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.Fidelity;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +67,11 @@ public record ReportData(String title, String lead, List<ReportSection> sections
     /** Every row of every section, in report order. */
     public Stream<ReportRow> rows() {
         return sections.stream().flatMap(s -> s.rows().stream());
+    }
+
+    /** How close all rows come to their published figures. */
+    public Fidelity fidelity() {
+        return Fidelity.of(rows().map(ReportRow::result).toList());
     }
 
     /** The distinct seeds of the rows, ascending. */

@@ -2,6 +2,7 @@ package io.spinlab.reports.report;
 
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.Fidelity;
 import io.spinlab.sim.experiment.PlannedRow;
 import io.spinlab.sim.experiment.Published;
 import io.spinlab.sim.experiment.Verdict;
@@ -30,6 +31,11 @@ import java.util.Optional;
 public record ReportSection(String name, String description, String leftTuning, String rightTuning,
                             List<String> publishedSummary, Map<String, Published> publishedTotals,
                             List<ReportRow> rows) {
+
+    /** How close this experiment's rows come to their published figures. */
+    public Fidelity fidelity() {
+        return Fidelity.of(rows.stream().map(ReportRow::result).toList());
+    }
 
     /**
      * Most machines an experiment may span and still get one table per machine, as the published

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * One row of an experiment's result: a workload on a machine under the left and the right
@@ -86,6 +87,24 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         }
         return Optional.of(String.join(" and ", sides) + " operations in the window (fewer than " + MIN_OPERATIONS
                 + ")");
+    }
+
+    /**
+     * How far the simulated ratio is from the published one, when the row has a published figure
+     * and a measured score on both sides: exp(|ln(right/left) − ln(1 + published Δ/100)|), 1 for
+     * an exact match, 2 for a ratio off by a factor of two either way. Empty for a row without a
+     * figure, a failed or {@linkplain #notMeasurable() not measurable} row, or a zero score.
+     */
+    public OptionalDouble errorFactor() {
+        if (published.deltaPercent().isEmpty() || failure.isPresent() || notMeasurable().isPresent()
+                || !(leftScore > 0) || !(rightScore > 0)) {
+            return OptionalDouble.empty();
+        }
+        double publishedRatio = 1 + published.deltaPercent().getAsDouble() / 100;
+        if (!(publishedRatio > 0)) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(Math.exp(Math.abs(Math.log(rightScore / leftScore) - Math.log(publishedRatio))));
     }
 
     /** True when both runs completed. */
