@@ -3,6 +3,7 @@ package io.spinlab.sim.engine;
 import io.spinlab.model.machine.MachineSpec;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.sim.memory.AccessKind;
+import io.spinlab.sim.memory.FieldLayouts;
 import io.spinlab.sim.memory.MemoryModel;
 import io.spinlab.sim.os.OsCosts;
 import io.spinlab.sim.os.Processor;
@@ -131,6 +132,8 @@ final class Engine {
     private final ArrayDeque<SimThread> interrupted = new ArrayDeque<>();
     private final EventLogDigest digest = new EventLogDigest();
     private final TraceRecorder trace;
+    /** The last scheduling points for a failure report, or null when not recorded. */
+    private final SchedulingLog schedulingLog;
     private final long preemptionPicos;
     private final long spuriousMaxPicos;
     private final long delayedWakeMaxPicos;
@@ -162,7 +165,7 @@ final class Engine {
     private SimThread blockedOutside;
 
     Engine(MachineProfile machine, long seed, Faults faults, Budgets budgets, boolean traceOn, long traceLimit,
-            String context, boolean memoryModel) {
+            String context, boolean memoryModel, int schedulingPoints, FieldLayouts layouts) {
         this.machine = machine;
         this.costs = OsCosts.of(machine);
         this.scheduler = new Scheduler(machine.logicalProcessors(), costs.timeSlicePicos());
@@ -175,6 +178,7 @@ final class Engine {
         this.platformRandom = root.split();
         this.faultRandom = root.split();
         this.trace = traceOn ? new TraceRecorder(machine.logicalProcessors(), traceLimit) : null;
+        this.schedulingLog = schedulingPoints > 0 ? new SchedulingLog(schedulingPoints, layouts) : null;
         this.preemptionPicos = OsCosts.toPicos(faults.preemptionNanos());
         this.spuriousMaxPicos = OsCosts.toPicos(faults.spuriousWakeupMaxDelayNanos());
         this.delayedWakeMaxPicos = OsCosts.toPicos(faults.delayedWakeupMaxNanos());
@@ -616,6 +620,9 @@ final class Engine {
             return;
         }
         digest.record(now, kind, t.index, t.reqArg, 0);
+        if (schedulingLog != null) {
+            logPoint(t, kind);
+        }
         switch (kind) {
             case SimThread.REQ_PAUSE -> pauseFor(t, work, costs.pausePicos((int) t.reqArg));
             case SimThread.REQ_CLOCK -> {
@@ -645,10 +652,37 @@ final class Engine {
     private void memoryAccess(SimThread t, long work) {
         long arg = t.reqArg;
         AccessKind kind = AccessKind.ofCode((int) (arg & MEMORY_KIND_MASK));
+        if (schedulingLog != null) {
+            schedulingLog.access(now, t, t.reqObject, arg >>> SimThread.MEMORY_KIND_BITS, kind);
+        }
         long cost = memory.access(t.processor, t.reqObject, arg >>> SimThread.MEMORY_KIND_BITS, kind, now);
         digest.record(now, SimThread.REQ_MEMORY, t.index, arg, memory.lastObjectId());
         t.reqObject = null;
         continueAfter(t, work, costs.atLeastFloor(cost), Activity.WORKING);
+    }
+
+    /** Logs a scheduling point other than a memory access (scheduling log on). */
+    private void logPoint(SimThread t, int kind) {
+        switch (kind) {
+            case SimThread.REQ_PAUSE -> schedulingLog.point(now, t, "PAUSE x " + t.reqArg, "");
+            case SimThread.REQ_CLOCK -> schedulingLog.point(now, t, "clock", "");
+            case SimThread.REQ_CHARGE -> schedulingLog.point(now, t, "charge " + Picos.format(t.reqArg), "");
+            case SimThread.REQ_YIELD -> schedulingLog.point(now, t, "yield", "");
+            case SimThread.REQ_SLEEP -> schedulingLog.point(now, t, "sleep " + t.reqArg + " ns", "");
+            case SimThread.REQ_PARK -> schedulingLog.point(now, t, t.reqArg >= 0 ? "park " + t.reqArg + " ns" : "park",
+                    t.reqObject == null ? "" : "on " + schedulingLog.name(t.reqObject));
+            case SimThread.REQ_UNPARK -> {
+                SimThread target = t.reqObject == null ? null : byThread.get((Thread) t.reqObject);
+                schedulingLog.point(now, t, "unpark", target == null ? "" : "'" + target.name + "'");
+            }
+            case SimThread.REQ_START -> schedulingLog.point(now, t, "start", "'" + t.reqObject + "'");
+            default -> schedulingLog.point(now, t, "request " + kind, "");
+        }
+    }
+
+    /** The last scheduling points, oldest first (empty unless recorded). */
+    List<SchedulingPoint> schedulingPoints() {
+        return schedulingLog == null ? List.of() : schedulingLog.points();
     }
 
     /**
@@ -708,6 +742,9 @@ final class Engine {
         t.endPicos = now;
         live--;
         digest.record(now, DIGEST_DONE, t.index, t.failure == null ? 0 : 1, 0);
+        if (schedulingLog != null) {
+            schedulingLog.point(now, t, t.failure == null ? "end" : "threw " + t.failure, "");
+        }
         int p = t.processor;
         t.processor = -1;
         handOff(p);
@@ -1129,6 +1166,6 @@ final class Engine {
         }
         return new SimulationResult(outcome, now, steps, handOffs, hex, digest.events(), metrics, report,
                 Optional.ofNullable(failure), reproduction(), Optional.ofNullable(trace), machine, seed, faults,
-                Optional.ofNullable(memory).map(MemoryModel::metrics));
+                Optional.ofNullable(memory).map(MemoryModel::metrics), schedulingPoints());
     }
 }

@@ -102,7 +102,8 @@ public final class Simulation {
 
     private Simulation(Builder builder) {
         this.engine = new Engine(builder.machine, builder.seed, builder.faults, builder.budgets, builder.trace,
-                builder.traceLimit, builder.context, builder.memoryModel);
+                builder.traceLimit, builder.context, builder.memoryModel, builder.schedulingPoints,
+                builder.schedulingPoints > 0 && builder.memoryModel ? builder.guestLoader().layouts() : null);
         this.platform = new SimulatedPlatform(this, engine);
         this.engine.platform = platform;
         this.toInitialize = List.copyOf(builder.initialize);
@@ -205,6 +206,7 @@ public final class Simulation {
         private Budgets budgets = Budgets.defaults();
         private boolean trace;
         private long traceLimit = 2_000_000;
+        private int schedulingPoints;
         private String context = "";
         private final List<Class<?>> initialize = new ArrayList<>();
         private boolean memoryModel;
@@ -246,6 +248,20 @@ public final class Simulation {
                 throw new IllegalArgumentException("traceLimit = " + records + "; allowed 1 or more");
             }
             this.traceLimit = records;
+            return this;
+        }
+
+        /**
+         * Keep the run's last {@code points} scheduling points, with the field and value of each
+         * memory access, for {@link SimulationResult#schedulingPoints()} (0, the default: none).
+         * Slow (every point is described as it happens); for failure reports, never for measurements.
+         * It changes nothing the run does: the digest is the same with and without it.
+         */
+        public Builder recordSchedulingPoints(int points) {
+            if (points < 0 || points > 1_000_000) {
+                throw new IllegalArgumentException("recordSchedulingPoints = " + points + "; allowed 0 to 1000000");
+            }
+            this.schedulingPoints = points;
             return this;
         }
 

@@ -6,6 +6,7 @@ import io.spinlab.sim.trace.Picos;
 import io.spinlab.sim.trace.RunMetrics;
 import io.spinlab.sim.trace.TraceRecorder;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -34,11 +35,12 @@ public final class SimulationResult {
     private final long seed;
     private final Faults faults;
     private final Optional<MemoryMetrics> memory;
+    private final List<SchedulingPoint> schedulingPoints;
 
     SimulationResult(Outcome outcome, long endPicos, long steps, long handOffs, String digest, long digestEvents,
             RunMetrics metrics, String report, Optional<Throwable> failure, String reproduction,
             Optional<TraceRecorder> trace, MachineProfile machine, long seed, Faults faults,
-            Optional<MemoryMetrics> memory) {
+            Optional<MemoryMetrics> memory, List<SchedulingPoint> schedulingPoints) {
         this.outcome = Objects.requireNonNull(outcome);
         this.endPicos = endPicos;
         this.steps = steps;
@@ -54,6 +56,15 @@ public final class SimulationResult {
         this.seed = seed;
         this.faults = faults;
         this.memory = Objects.requireNonNull(memory);
+        this.schedulingPoints = List.copyOf(schedulingPoints);
+    }
+
+    /**
+     * The run's last scheduling points, oldest first, as many as
+     * {@link Simulation.Builder#recordSchedulingPoints} asked for; empty when none were recorded.
+     */
+    public List<SchedulingPoint> schedulingPoints() {
+        return schedulingPoints;
     }
 
     public Outcome outcome() {
