@@ -680,6 +680,13 @@ final class Engine {
         }
     }
 
+    /** {@code SimpleName: first line of the message}, for one table cell. */
+    private static String thrown(Throwable failure) {
+        String message = String.valueOf(failure.getMessage()).strip();
+        int nl = message.indexOf('\n');
+        return failure.getClass().getSimpleName() + ": " + (nl < 0 ? message : message.substring(0, nl).strip());
+    }
+
     /** The last scheduling points, oldest first (empty unless recorded). */
     List<SchedulingPoint> schedulingPoints() {
         return schedulingLog == null ? List.of() : schedulingLog.points();
@@ -743,7 +750,7 @@ final class Engine {
         live--;
         digest.record(now, DIGEST_DONE, t.index, t.failure == null ? 0 : 1, 0);
         if (schedulingLog != null) {
-            schedulingLog.point(now, t, t.failure == null ? "end" : "threw " + t.failure, "");
+            schedulingLog.point(now, t, t.failure == null ? "end" : "threw " + thrown(t.failure), "");
         }
         int p = t.processor;
         t.processor = -1;
