@@ -75,22 +75,26 @@ final class GuestCode {
     }
 
     private static SerializedLambda serialized(Object code, String what) {
-        if (!(code instanceof Serializable)) {
+        SerializedLambda lambda = lambdaOf(code);
+        if (lambda == null) {
             throw new IllegalArgumentException(what + " (" + code.getClass().getName() + ") is neither guest code nor "
                     + "a lambda: pass a lambda or method reference written in the test class");
+        }
+        return lambda;
+    }
+
+    /** The serialized form of the lambda {@code code}, or null if it is not a serializable lambda. */
+    static SerializedLambda lambdaOf(Object code) {
+        if (!(code instanceof Serializable)) {
+            return null;
         }
         try {
             Method replace = code.getClass().getDeclaredMethod("writeReplace");
             replace.setAccessible(true);
-            Object replaced = replace.invoke(code);
-            if (replaced instanceof SerializedLambda lambda) {
-                return lambda;
-            }
+            return replace.invoke(code) instanceof SerializedLambda lambda ? lambda : null;
         } catch (ReflectiveOperationException | RuntimeException e) {
-            // falls through to the error below
+            return null;
         }
-        throw new IllegalArgumentException(what + " (" + code.getClass().getName() + ") is neither guest code nor a "
-                + "lambda: pass a lambda or method reference written in the test class");
     }
 
     private static Executable find(Class<?> owner, SerializedLambda lambda) {

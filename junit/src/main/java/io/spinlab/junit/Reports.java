@@ -21,8 +21,14 @@ final class Reports {
 
     /** The failure to throw for {@code failure} in the invocation of {@code sim}: the original with the report. */
     static SimulationFailure failure(String invocation, Method method, Sim sim, Throwable failure) {
-        String name = method.getDeclaringClass().getSimpleName() + "." + method.getName() + " [" + invocation + "]";
-        Path trace = sim.hasRun() ? writeTrace(method, invocation, sim) : null;
+        String test = method.getDeclaringClass().getSimpleName() + "." + method.getName();
+        return failure(test, invocation, sim, failure);
+    }
+
+    /** As above for a test named {@code test} (e.g. {@code LockTest.exclusive}) and one invocation of it. */
+    static SimulationFailure failure(String test, String invocation, Sim sim, Throwable failure) {
+        String name = test + " [" + invocation + "]";
+        Path trace = sim.hasRun() ? writeTrace(test, invocation, sim) : null;
         String report = FailureReport.render(name, sim, trace);
         // A thread's failure (the cause of Sim.run's SimulationFailure) is what the test author wrote; say it first.
         String message = failure instanceof SimulationFailure && failure.getCause() != null
@@ -39,13 +45,13 @@ final class Reports {
     }
 
     /** Writes the run's Chrome trace under the reports directory; null (and a note on stderr) if it cannot. */
-    static Path writeTrace(Method method, String invocation, Sim sim) {
+    static Path writeTrace(String test, String invocation, Sim sim) {
         Optional<TraceRecorder> trace = sim.result().trace();
         if (trace.isEmpty()) {
             return null;
         }
         Path dir = Path.of(System.getProperty(SimulationExtension.REPORTS_PROPERTY, "target/spinlab"));
-        String file = (method.getDeclaringClass().getSimpleName() + "." + method.getName() + "-" + invocation)
+        String file = (test + "-" + invocation)
                 .replaceAll("[^A-Za-z0-9._=-]+", "_") + ".trace.json";
         Path path = dir.resolve(file);
         try {

@@ -121,10 +121,9 @@ public final class Sim {
         if (count < 1 || count > 100_000) {
             throw new IllegalArgumentException("threads = " + count + "; allowed 1 to 100000");
         }
-        int first = threadNames.size();
         for (int i = 0; i < count; i++) {
             int index = i;
-            thread(prefix + (first == 0 ? i : first + i), () -> runBody(body, index));
+            thread(prefix + i, () -> runBody(body, index));
         }
         return this;
     }

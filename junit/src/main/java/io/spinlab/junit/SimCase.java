@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * One invocation's configuration: machine, tuning, seed and what the guest loader instruments;
- * builds its {@link Sim}.
+ * builds its {@link Sim}. A case that keeps scheduling points for its failure report also
+ * records a trace; one that keeps none (a measurement) records neither.
  */
 record SimCase(MachineProfile machine, Tuning tuning, long seed, List<String> guestPrefixes, int schedulingPoints,
                long maxVirtualMillis) {
@@ -61,7 +62,7 @@ record SimCase(MachineProfile machine, Tuning tuning, long seed, List<String> gu
         return Simulation.builder(machine).seed(seed).memoryModel(true)
                 .guestPackages(guestPrefixes.toArray(String[]::new))
                 .recordSchedulingPoints(schedulingPoints)
-                .trace(true).traceLimit(TRACE_LIMIT)
+                .trace(schedulingPoints > 0).traceLimit(TRACE_LIMIT)
                 .budgets(Budgets.defaults().withMaxVirtualNanos(maxVirtualMillis * 1_000_000L))
                 .context("tuning=" + tuning.describe());
     }

@@ -1,0 +1,64 @@
+package io.spinlab.junit;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One figure over several seeds: every value, the median, the range and a 95 % confidence
+ * interval of the mean (Student's t over the seeds; the range itself with fewer than two).
+ */
+public record Spread(List<Double> values, double median, double min, double max, double low95, double high95) {
+
+    /** Two-sided 97.5 % quantiles of Student's t for 1 to 30 degrees of freedom. */
+    private static final double[] T_975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
+        2.056, 2.052, 2.048, 2.045, 2.042};
+
+    public Spread {
+        values = List.copyOf(values);
+    }
+
+    /** The spread of {@code values} (at least one). */
+    public static Spread of(List<Double> values) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("a spread needs at least one value");
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        double min = sorted.getFirst();
+        double max = sorted.getLast();
+        if (n < 2) {
+            return new Spread(values, median, min, max, min, max);
+        }
+        double mean = 0;
+        for (double v : sorted) {
+            mean += v;
+        }
+        mean /= n;
+        double squares = 0;
+        for (double v : sorted) {
+            squares += (v - mean) * (v - mean);
+        }
+        double halfWidth = t975(n - 1) * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
+        return new Spread(values, median, min, max, mean - halfWidth, mean + halfWidth);
+    }
+
+    private static double t975(int degrees) {
+        return degrees <= T_975.length ? T_975[degrees - 1] : 1.96;
+    }
+
+    /** True if this spread's whole interval lies above {@code other}'s: the difference is not noise. */
+    public boolean clearlyAbove(Spread other) {
+        return low95 > other.high95 && min > other.max;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%.4g (median of %d; range %.4g to %.4g; 95%% CI %.4g to %.4g)", median,
+                values.size(), min, max, low95, high95);
+    }
+}

@@ -1,0 +1,75 @@
+package io.spinlab.junitfixtures;
+
+import io.spinlab.impl.lock.MonitorLock;
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.junit.Measure;
+import io.spinlab.junit.Measurement;
+import io.spinlab.sim.trace.Activity;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** {@link Measure}: a user's lock against spinlab's MonitorLock, with the spread over seeds. */
+class MeasureTest {
+
+    private static Measure fourThreads() {
+        return Measure.on("skylake-i7-6700").threads(4).seeds(3).warmup(Duration.ofNanos(50_000))
+                .window(Duration.ofNanos(300_000));
+    }
+
+    private static Measurement ttas() {
+        return fourThreads().run(sim -> {
+            TtasLock lock = new TtasLock();
+            return () -> {
+                lock.lock();
+                lock.unlock();
+            };
+        });
+    }
+
+    @Test
+    void shouldMeasureTheUsersLockAndTheMonitorLockSideBySide() {
+        Measurement mine = ttas();
+        Measurement monitor = fourThreads().run(sim -> {
+            MonitorLock lock = new MonitorLock(SpinContext.of(sim.platform(), sim.tuning()));
+            return () -> {
+                lock.enter();
+                lock.exit();
+            };
+        });
+
+        for (Measurement m : new Measurement[] {mine, monitor}) {
+            assertThat(m.seeds()).containsExactly(1L, 2L, 3L);
+            assertThat(m.windowOperations()).allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(Measure.MIN_OPERATIONS));
+            assertThat(m.opsPerMs().min()).isPositive();
+            assertThat(m.opsPerMs().min()).isLessThanOrEqualTo(m.opsPerMs().median());
+            assertThat(m.opsPerMs().median()).isLessThanOrEqualTo(m.opsPerMs().max());
+            assertThat(m.cpuNanosPerOp().median()).isPositive();
+            assertThat(m.timeSplit().values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(1.0,
+                    within(1e-9));
+        }
+        // Four threads on one lock: the TTAS lock's waiters spin (PAUSE) for it.
+        assertThat(mine.timeSplit().get(Activity.SPINNING)).isPositive();
+        assertThat(mine.speedupOver(monitor)).isEqualTo(mine.opsPerMs().median() / monitor.opsPerMs().median());
+        System.out.println(mine + "\n" + monitor);
+    }
+
+    @Test
+    void shouldGiveTheSameFiguresWhenRepeated() {
+        assertThat(ttas()).isEqualTo(ttas());
+    }
+
+    @Test
+    void shouldRefuseARateFromAWindowThatCountedAlmostNothing() {
+        Measure tiny = Measure.on("skylake-i7-6700").threads(1).seeds(1).window(Duration.ofNanos(500));
+
+        // One operation takes 100 us of virtual time: the window sees one at most.
+        assertThatThrownBy(() -> tiny.run(sim -> () -> LockSupport.parkNanos(100_000))).isInstanceOf(IllegalStateException.class).hasMessageStartingWith("seed 1 on skylake-i7-6700 counted ")
+                .hasMessageEndingWith("; fewer than 100 give no rate: lengthen the window");
+    }
+}
