@@ -77,8 +77,7 @@ final class RunCommand implements Callable<Integer> {
             machineName = "hardware";
         } else {
             MachineProfile machine = run.machine();
-            SimulatedRun simulated = WorkloadRunner.simulate(run.workload, run.parameterText(), tuning,
-                    run.simulation());
+            SimulatedRun simulated = run.simulate(tuning, run.simulation());
             simulation = simulated.simulation();
             if (!simulation.completed()) {
                 spec.commandLine().getErr().println(simulation.report());
@@ -152,6 +151,7 @@ final class RunCommand implements Callable<Integer> {
             node.put("digest", simulation.digest());
             node.put("memoryModel", simulation.memoryModel());
             node.put("costModel", simulation.memoryModel() ? "full" : "fast");
+            simulation.memory().ifPresent(m -> node.put("memoryAccesses", m.accesses()));
         }
         ObjectNode metrics = node.putObject("metrics");
         metrics.put("operations", result.operations());

@@ -8,7 +8,9 @@ import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.machine.MachineProfileFiles;
 import io.spinlab.sim.tuning.TuningFiles;
+import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.Workload;
+import io.spinlab.sim.workload.WorkloadRunner;
 import io.spinlab.sim.workload.Workloads;
 import picocli.CommandLine.Option;
 
@@ -18,14 +20,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The options that say what one simulated run is: workload, machine, tuning, threads, seed, window. */
 final class RunSpec {
 
-    @Option(names = "--workload", required = true, paramLabel = "NAME",
+    @Option(names = "--workload", paramLabel = "NAME",
             description = "A workload by name (see the list with --help): ${COMPLETION-CANDIDATES}.",
             completionCandidates = WorkloadNames.class)
     String workload;
+
+    @Option(names = "--workload-class", paramLabel = "CLASS", description = "Your own workload instead of --workload: "
+            + "a class implementing io.spinlab.sim.workload.Workload with a public constructor taking no argument or "
+            + "one String (the --param settings as key=value,...), run instrumented like the built-in ones.")
+    String workloadClass;
+
+    @Option(names = "--classpath", paramLabel = "PATH", description = "Where --workload-class and the code it uses "
+            + "are: directories and jars separated by the path separator (':' on Linux and macOS), e.g. target/classes.")
+    String classpath;
 
     /** The machine when neither --machine nor --machine-file is given. */
     static final String DEFAULT_MACHINE = "skylake-i7-6700";
@@ -119,7 +131,32 @@ final class RunSpec {
     }
 
     Workload workload() {
-        return Workloads.create(workload, parameterText());
+        return userWorkload().map(UserWorkload::instance).orElseGet(() -> Workloads.create(workload, parameterText()));
+    }
+
+    /** The --workload-class workload, if one was named; checks that exactly one of it and --workload was. */
+    Optional<UserWorkload> userWorkload() {
+        if ((workload == null) == (workloadClass == null)) {
+            throw new IllegalArgumentException("give --workload NAME or --workload-class CLASS (exactly one); "
+                    + "workloads: " + String.join(", ", Workloads.names()));
+        }
+        if (workloadClass == null) {
+            if (classpath != null) {
+                throw new IllegalArgumentException("--classpath is for --workload-class; --workload " + workload
+                        + " is built in");
+            }
+            return Optional.empty();
+        }
+        return Optional.of(UserWorkload.load(workloadClass.strip(), classpath, parameterText()));
+    }
+
+    /** Runs the chosen workload in the simulation {@code builder} describes. */
+    SimulatedRun simulate(Tuning chosenTuning, Simulation.Builder builder) {
+        Optional<UserWorkload> user = userWorkload();
+        if (user.isPresent()) {
+            return user.get().simulate(chosenTuning, builder);
+        }
+        return WorkloadRunner.simulate(workload, parameterText(), chosenTuning, builder);
     }
 
     /** The workload parameters the options give, as {@code key=value,...}. */

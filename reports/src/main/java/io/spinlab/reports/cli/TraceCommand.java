@@ -6,7 +6,6 @@ import io.spinlab.sim.trace.BlockerMetrics;
 import io.spinlab.sim.trace.TraceRecorder;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.Workload;
-import io.spinlab.sim.workload.WorkloadRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,7 +53,7 @@ final class TraceCommand implements Callable<Integer> {
         CliFiles.checkOutputFile("--out", out);
         Workload workload = run.workload();
         Simulation.Builder builder = run.simulation().trace(true).traceLimit(limit);
-        SimulatedRun simulated = WorkloadRunner.simulate(run.workload, run.parameterText(), run.tuning(), builder);
+        SimulatedRun simulated = run.simulate(run.tuning(), builder);
         SimulationResult result = simulated.simulation();
         TraceRecorder trace = result.trace().orElseThrow(() -> new IllegalStateException("the run kept no trace"));
         try (OutputStream file = Files.newOutputStream(out)) {

@@ -213,6 +213,7 @@ public final class Simulation {
         private final List<String> guestPrefixes = new ArrayList<>(GuestClassLoader.DEFAULT_GUEST_PREFIXES);
         private GuestClassLoader.Transform guestTransform;
         private GuestClassLoader transformedLoader;
+        private ClassLoader guestParent = Simulation.class.getClassLoader();
 
         private Builder(MachineProfile machine) {
             this.machine = Objects.requireNonNull(machine, "machine");
@@ -317,12 +318,22 @@ public final class Simulation {
         public GuestClassLoader guestLoader() {
             if (guestTransform != null) {
                 if (transformedLoader == null) {
-                    transformedLoader = new GuestClassLoader(Simulation.class.getClassLoader(), guestPrefixes,
-                            guestTransform);
+                    transformedLoader = new GuestClassLoader(guestParent, guestPrefixes, guestTransform);
                 }
                 return transformedLoader;
             }
-            return GuestClassLoader.shared(Simulation.class.getClassLoader(), guestPrefixes);
+            return GuestClassLoader.shared(guestParent, guestPrefixes);
+        }
+
+        /**
+         * Where the guest loader finds class files and every shared class: by default the loader
+         * of the simulator itself; a loader over a user's class path (whose parent is that one) for
+         * a user's workload given by name on the command line.
+         */
+        public Builder guestParent(ClassLoader parent) {
+            this.guestParent = Objects.requireNonNull(parent, "parent");
+            this.transformedLoader = null;
+            return this;
         }
 
         /**
