@@ -14,38 +14,36 @@ class LockFixtures {
     static final int THREADS = 4;
     static final int ROUNDS = 50;
 
-    @SimulationTest(machines = {"skylake-i7-6700", "sandybridge-e5-1650 pauseCycles=300"}, seeds = 2)
-    void ttasLockStaysExclusive(Sim sim) {
-        TtasLock lock = new TtasLock();
+    /**
+     * {@code THREADS} threads enter the lock {@code ROUNDS} times each; inside, each writes its index,
+     * pauses once and checks that the index is still its own.
+     */
+    static void enterAndCheck(Sim sim, Runnable lock, Runnable unlock) {
         Owner owner = new Owner();
         sim.threads(THREADS, i -> {
             for (int k = 0; k < ROUNDS; k++) {
-                lock.lock();
+                lock.run();
                 owner.index = i;
                 Thread.onSpinWait();
                 assertThat(owner.index).as("owner after a PAUSE inside the lock").isEqualTo(i);
                 sim.increment("entries");
-                lock.unlock();
+                unlock.run();
             }
         });
         sim.run();
+    }
+
+    @SimulationTest(machines = {"skylake-i7-6700", "sandybridge-e5-1650 pauseCycles=300"}, seeds = 2)
+    void ttasLockStaysExclusive(Sim sim) {
+        TtasLock lock = new TtasLock();
+        enterAndCheck(sim, lock::lock, lock::unlock);
         assertThat(sim.metric("entries")).isEqualTo(THREADS * ROUNDS);
     }
 
     @SimulationTest(seeds = 1)
     void checkThenActLockStaysExclusive(Sim sim) {
         CheckThenActLock lock = new CheckThenActLock();
-        Owner owner = new Owner();
-        sim.threads(THREADS, i -> {
-            for (int k = 0; k < ROUNDS; k++) {
-                lock.lock();
-                owner.index = i;
-                Thread.onSpinWait();
-                assertThat(owner.index).as("owner after a PAUSE inside the lock").isEqualTo(i);
-                lock.unlock();
-            }
-        });
-        sim.run();
+        enterAndCheck(sim, lock::lock, lock::unlock);
     }
 
     @SimulationTest(seeds = 1)

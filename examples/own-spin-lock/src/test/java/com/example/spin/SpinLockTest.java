@@ -24,22 +24,30 @@ class SpinLockTest {
         volatile int index = -1;
     }
 
-    @SimulationTest(machines = {"skylake-i7-6700", "skylake-i7-6700 logicalProcessors=64", "sandybridge-e5-1650"},
-            seeds = 3)
-    void ttasLockStaysExclusive(Sim sim) {
-        TtasLock lock = new TtasLock();
+    /**
+     * {@code THREADS} threads enter the lock {@code ROUNDS} times each; inside, each writes its index,
+     * pauses once and checks that the index is still its own.
+     */
+    static void enterAndCheck(Sim sim, Runnable lock, Runnable unlock) {
         Owner owner = new Owner();
         sim.threads(THREADS, i -> {
             for (int k = 0; k < ROUNDS; k++) {
-                lock.lock();
+                lock.run();
                 owner.index = i;
                 Thread.onSpinWait();
                 assertThat(owner.index).as("owner after a PAUSE inside the lock").isEqualTo(i);
                 sim.increment("entries");
-                lock.unlock();
+                unlock.run();
             }
         });
         sim.run();
+    }
+
+    @SimulationTest(machines = {"skylake-i7-6700", "skylake-i7-6700 logicalProcessors=64", "sandybridge-e5-1650"},
+            seeds = 3)
+    void ttasLockStaysExclusive(Sim sim) {
+        TtasLock lock = new TtasLock();
+        enterAndCheck(sim, lock::lock, lock::unlock);
         assertThat(sim.metric("entries")).isEqualTo(THREADS * ROUNDS);
     }
 
@@ -48,17 +56,7 @@ class SpinLockTest {
     void checkThenActLockIsCaughtWithTheRacingAccesses() {
         assertThatThrownBy(() -> Sims.run("skylake-i7-6700", 1, sim -> {
             CheckThenActLock lock = new CheckThenActLock();
-            Owner owner = new Owner();
-            sim.threads(THREADS, i -> {
-                for (int k = 0; k < ROUNDS; k++) {
-                    lock.lock();
-                    owner.index = i;
-                    Thread.onSpinWait();
-                    assertThat(owner.index).as("owner after a PAUSE inside the lock").isEqualTo(i);
-                    lock.unlock();
-                }
-            });
-            sim.run();
+            enterAndCheck(sim, lock::lock, lock::unlock);
         })).isInstanceOfSatisfying(SimulationFailure.class, failure -> assertThat(failure.getMessage())
                 .contains("  machine: --machine skylake-i7-6700")
                 .contains("read CheckThenActLock#0.locked = false")
