@@ -115,6 +115,7 @@ public final class Measure {
      */
     public Measurement run(OperationFactory factory) {
         Objects.requireNonNull(factory, "factory");
+        TestJvm.requireSimulator();
         List<String> prefixes = new ArrayList<>(Sims.guestPrefixesOf(factory));
         prefixes.addAll(extraPackages);
         prefixes.add(LOOP.substring(0, LOOP.lastIndexOf('.') + 1));

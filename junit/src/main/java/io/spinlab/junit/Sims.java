@@ -49,6 +49,7 @@ public final class Sims {
      */
     public static Sim run(String machine, String tuning, long seed, SimBody body) {
         Objects.requireNonNull(body, "body");
+        TestJvm.requireSimulator();
         MachineProfile profile = Machines.parse(Objects.requireNonNull(machine, "machine"));
         Tuning parsed = Tuning.parse(Objects.requireNonNull(tuning, "tuning"));
         SimCase simCase = new SimCase(profile, parsed, seed, guestPrefixesOf(body), SCHEDULING_POINTS,

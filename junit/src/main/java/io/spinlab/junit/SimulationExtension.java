@@ -51,6 +51,7 @@ public final class SimulationExtension implements TestTemplateInvocationContextP
 
     @Override
     public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
+        TestJvm.requireSimulator();
         Method method = context.getRequiredTestMethod();
         SimulationTest config = method.getAnnotation(SimulationTest.class);
         Class<?> testClass = context.getRequiredTestClass();

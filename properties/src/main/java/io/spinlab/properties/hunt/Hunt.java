@@ -11,8 +11,7 @@ import io.spinlab.properties.sim.SimGens;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.workload.SimulatedRun;
-import io.spinlab.sim.workload.Workload;
-import io.spinlab.sim.workload.WorkloadRunner;
+import io.spinlab.sim.workload.WorkloadSource;
 
 import java.util.List;
 import java.util.Locale;
@@ -41,16 +40,16 @@ public final class Hunt {
      *
      * @param baseline the tuning the candidate must not lose to
      * @param candidate the tuning under suspicion
-     * @param workloads workload names (see {@link HuntWorkloads#names()})
+     * @param workloads the workloads (see {@link HuntWorkloads#named} for registry ones by name)
      * @param budget how many cases to try before concluding nothing regresses
      * @param seed the hunt's seed (the property engine's run seed)
      * @param thresholdPercent a loss larger than this (in % of the baseline score) is a regression
      */
-    public record Config(Tuning baseline, Tuning candidate, List<String> workloads, int budget, long seed,
+    public record Config(Tuning baseline, Tuning candidate, List<WorkloadSource> workloads, int budget, long seed,
                          double thresholdPercent, Faults faults) {
 
         /** A hunt without injected faults. */
-        public Config(Tuning baseline, Tuning candidate, List<String> workloads, int budget, long seed,
+        public Config(Tuning baseline, Tuning candidate, List<WorkloadSource> workloads, int budget, long seed,
                       double thresholdPercent) {
             this(baseline, candidate, workloads, budget, seed, thresholdPercent, Faults.none());
         }
@@ -105,7 +104,8 @@ public final class Hunt {
             }
             if (found.isEmpty()) {
                 return String.format(Locale.ROOT, "hunt %s vs %s over %s: no regression beyond %.1f %% in %d cases "
-                        + "(seed %d)", config.candidate().describe(), config.baseline().describe(), config.workloads(),
+                        + "(seed %d)", config.candidate().describe(), config.baseline().describe(),
+                        config.workloads().stream().map(WorkloadSource::name).toList(),
                         config.thresholdPercent(), casesTried, huntSeed);
             }
             return String.format(Locale.ROOT, "hunt %s vs %s: regression found after %d cases, shrunk in %d steps%n"
@@ -121,8 +121,8 @@ public final class Hunt {
     }
 
     /** The generator of cases for {@code workloads}: machines from the presets' range, multipliers, lengths, seeds. */
-    public static Gen<HuntCase> cases(List<String> workloads) {
-        Gen<String> workload = Gens.choose(workloads);
+    public static Gen<HuntCase> cases(List<WorkloadSource> workloads) {
+        Gen<WorkloadSource> workload = Gens.choose(workloads);
         Gen<MachineProfile> machine = SimGens.machines(MachinePresets.byName("skylake-i7-6700"), SimGens.PAUSE_CYCLES,
                 List.of(2, 4, 8, 16));
         Gen<Double> multiplier = Gens.choose(MULTIPLIERS);
@@ -142,8 +142,7 @@ public final class Hunt {
      * memory and instructions costed), and returns its score in ops/ms.
      */
     public static double score(HuntCase huntCase, Tuning tuning, Faults faults) {
-        Workload workload = HuntWorkloads.create(huntCase);
-        SimulatedRun run = WorkloadRunner.simulate(workload.name(), workload.parameters(), tuning,
+        SimulatedRun run = huntCase.workload().simulate(HuntWorkloads.parameters(huntCase), tuning,
                 Simulation.builder(huntCase.machine()).seed(huntCase.seed()).faults(faults).memoryModel(true));
         run.simulation().requireCompleted();
         return run.opsPerMs();
@@ -220,7 +219,8 @@ public final class Hunt {
             }
             HuntCase original = (HuntCase) failure.originalExample();
             String replay = "./spinlab hunt --baseline " + config.baseline().describe() + " --candidate "
-                    + config.candidate().describe() + " --workload " + String.join(" --workload ", config.workloads())
+                    + config.candidate().describe() + " "
+                    + String.join(" ", config.workloads().stream().map(WorkloadSource::options).toList())
                     + " --threshold " + config.thresholdPercent()
                     + (config.faults().any() ? " --faults " + config.faults().describe() : "")
                     + " --replay " + failure.minimalChoices();

@@ -1,6 +1,7 @@
 package io.spinlab.properties.hunt;
 
 import io.spinlab.sim.workload.Workload;
+import io.spinlab.sim.workload.WorkloadSource;
 import io.spinlab.sim.workload.WorkloadType;
 import io.spinlab.sim.workload.Workloads;
 
@@ -9,7 +10,8 @@ import java.util.Locale;
 
 /**
  * The workloads a hunt can drive: every registry workload whose thread count is a parameter
- * ({@code threads}), built for a {@link HuntCase} with its multiplier and window.
+ * ({@code threads}), and a user's workload class that takes parameters; built for a
+ * {@link HuntCase} with its multiplier and window.
  */
 public final class HuntWorkloads {
 
@@ -27,19 +29,43 @@ public final class HuntWorkloads {
                 .map(WorkloadType::name).toList();
     }
 
-    /** The workload of a case. */
-    public static Workload create(HuntCase c) {
-        check(c.workload());
-        String threads = String.format(Locale.ROOT, "%spc", trim(c.multiplier()));
-        return Workloads.create(c.workload(), "threads=" + threads + ",warmup=" + WARMUP + ",window="
-                + c.windowMicros() + "us");
+    /** The registry workloads {@code names}, each checked to be one a hunt can drive. */
+    public static List<WorkloadSource> named(List<String> names) {
+        List<WorkloadSource> sources = names.stream().map(HuntWorkloads::named).toList();
+        sources.forEach(HuntWorkloads::check);
+        return sources;
     }
 
-    /** Rejects a name a hunt cannot drive, listing those it can. */
-    static void check(String name) {
+    private static WorkloadSource named(String name) {
         if (!names().contains(name)) {
             throw new IllegalArgumentException("unknown hunt workload '" + name + "'; valid: "
                     + String.join(", ", names()));
+        }
+        return WorkloadSource.named(name);
+    }
+
+    /** The parameters of a case: its thread multiplier, the warm-up and its window. */
+    public static String parameters(HuntCase c) {
+        String threads = String.format(Locale.ROOT, "%spc", trim(c.multiplier()));
+        return "threads=" + threads + ",warmup=" + WARMUP + ",window=" + c.windowMicros() + "us";
+    }
+
+    /** The workload of a case. */
+    public static Workload create(HuntCase c) {
+        return c.workload().create(parameters(c));
+    }
+
+    /** Rejects a workload a hunt cannot drive, saying which it can. */
+    static void check(WorkloadSource source) {
+        boolean drivable = switch (source) {
+            case WorkloadSource.Registered registered -> registered.takesParameter("threads");
+            case WorkloadSource.OfClass user -> user.takesParameters();
+        };
+        if (!drivable) {
+            throw new IllegalArgumentException(source instanceof WorkloadSource.OfClass
+                    ? "a hunt sets threads, warmup and window: " + source.name() + " needs a public constructor "
+                            + "taking one String (threads=...,warmup=...,window=...)"
+                    : "unknown hunt workload '" + source.name() + "'; valid: " + String.join(", ", names()));
         }
     }
 

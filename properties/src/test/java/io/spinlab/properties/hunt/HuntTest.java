@@ -1,6 +1,7 @@
 package io.spinlab.properties.hunt;
 
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.workload.WorkloadSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class HuntTest {
 
-    private static final List<String> MRES = HuntWorkloads.DEFAULT;
+    private static final List<WorkloadSource> MRES = HuntWorkloads.named(HuntWorkloads.DEFAULT);
 
     /** A score as {@code WorkloadResult.opsPerMs} computes it: operations over a window of {@code micros}. */
     private static double opsPerMs(long operations, int micros) {
@@ -22,7 +23,7 @@ class HuntTest {
 
     /** The case the planted-regression hunt below shrinks to: the drain rate at 0.5 x 2 processors, PAUSE 10 cycles. */
     private static void assertSmallestDrainCase(HuntCase found) {
-        assertThat(found.workload()).isEqualTo("mres-wait-drain-rate");
+        assertThat(found.workload().name()).isEqualTo("mres-wait-drain-rate");
         assertThat(found.machine().name()).isEqualTo("skylake-i7-6700@pause=10,procs=2");
         assertThat(found.machine().pauseCycles()).isEqualTo(10);
         assertThat(found.machine().logicalProcessors()).isEqualTo(2);
@@ -36,7 +37,7 @@ class HuntTest {
         // Not spinning before blocking must lose to the current spin on a drain workload. The
         // hunt is seeded and every run deterministic, so what it finds is exact.
         Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.parse("current,spin=none"),
-                List.of("mres-wait-drain-rate"), 30, 7, 10);
+                HuntWorkloads.named(List.of("mres-wait-drain-rate")), 30, 7, 10);
         Hunt.Report report = Hunt.run(config);
         System.out.println(report.describe(config));
 
@@ -81,13 +82,13 @@ class HuntTest {
 
         assertThat(report.found()).isPresent();
         HuntCase shrunk = report.found().orElseThrow();
-        assertThat(shrunk.workload()).isEqualTo("mres-wait-latency");
+        assertThat(shrunk.workload().name()).isEqualTo("mres-wait-latency");
         assertThat(shrunk.machine().name()).isEqualTo("skylake-i7-6700@pause=10,procs=2");
         assertThat(shrunk.multiplier()).isEqualTo(0.5);
         assertThat(shrunk.windowMicros()).isEqualTo(300);
         assertThat(shrunk.seed()).isZero();
         HuntCase original = report.original().orElseThrow();
-        assertThat(original.workload()).isEqualTo("mres-wait-latency");
+        assertThat(original.workload().name()).isEqualTo("mres-wait-latency");
         assertThat(original.machine().name()).isEqualTo("skylake-i7-6700@pause=40,procs=16");
         assertThat(original.multiplier()).isEqualTo(0.5);
         assertThat(original.windowMicros()).isEqualTo(1_000);
@@ -101,7 +102,7 @@ class HuntTest {
 
     @Test
     void shouldRejectABadConfiguration() {
-        assertThatThrownBy(() -> new Hunt.Config(Tuning.current(), Tuning.legacy(), List.of("nope"), 5, 1, 5))
+        assertThatThrownBy(() -> HuntWorkloads.named(List.of("nope")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown hunt workload 'nope'")
                 .hasMessageContaining("mres-wait-drain-rate");
         assertThatThrownBy(() -> new Hunt.Config(Tuning.current(), Tuning.legacy(), MRES, 0, 1, 5))

@@ -16,6 +16,7 @@ import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.engine.SimulationResult;
 import io.spinlab.sim.workload.WorkloadRunner;
+import io.spinlab.sim.workload.WorkloadSource;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -35,7 +36,8 @@ class DeterminismProperties {
 
     static Gen<World> worlds() {
         Gen<MachineProfile> machine = SimGens.machines();
-        Gen<HuntCase> huntCase = source -> new HuntCase(Gens.choose(HuntWorkloads.names()).generate(source),
+        Gen<WorkloadSource> workload = Gens.choose(HuntWorkloads.named(HuntWorkloads.names()));
+        Gen<HuntCase> huntCase = source -> new HuntCase(workload.generate(source),
                 machine.generate(source), Gens.choose(0.5, 1.0, 2.0).generate(source), 100,
                 SimGens.seeds().generate(source));
         return Gens.zip(huntCase, TUNINGS, SimGens.faults(), World::new);
@@ -60,7 +62,7 @@ class DeterminismProperties {
     @Test
     void theCheckShouldFailWhenTheWorldChanges() {
         // The property can fail: two different seeds under faults give different digests.
-        World world = new World(new HuntCase("mres-wait-drain-rate", SimGens.vary(
+        World world = new World(new HuntCase(WorkloadSource.named("mres-wait-drain-rate"), SimGens.vary(
                 io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 140, 4), 1.0, 100, 1),
                 Tuning.current(), Faults.chaos());
         World other = new World(new HuntCase(world.huntCase().workload(), world.huntCase().machine(), 1.0, 100, 2),

@@ -3,6 +3,7 @@ package io.spinlab.reports.cli;
 import io.spinlab.properties.hunt.Hunt;
 import io.spinlab.properties.hunt.HuntWorkloads;
 import io.spinlab.sim.engine.Faults;
+import io.spinlab.sim.workload.WorkloadSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -10,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -31,10 +33,20 @@ final class HuntCommand implements Callable<Integer> {
     private String candidate;
 
     @Option(names = "--workload", paramLabel = "NAME",
-            description = "A workload to hunt over (repeatable; default: mres-wait-latency and mres-wait-drain-rate; "
+            description = "A workload to hunt over (repeatable; default, when no --workload-class is given either: "
+                    + "mres-wait-latency and mres-wait-drain-rate; "
                     + "valid: ${COMPLETION-CANDIDATES}).",
             completionCandidates = WorkloadNames.class)
     private List<String> workloads;
+
+    @Option(names = "--workload-class", paramLabel = "CLASS", description = "Your own workload to hunt over as "
+            + "well: a class implementing io.spinlab.sim.workload.Workload with a public constructor taking one String "
+            + "(the hunt passes threads=Npc,warmup=...,window=...).")
+    private String workloadClass;
+
+    @Option(names = "--classpath", paramLabel = "PATH", description = "Where --workload-class and the code it uses "
+            + "are: directories and jars separated by the path separator.")
+    private String classpath;
 
     @Option(names = "--budget", defaultValue = "50", description = "Cases to try (default ${DEFAULT-VALUE}).")
     private int budget;
@@ -66,9 +78,8 @@ final class HuntCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<String> names = workloads == null || workloads.isEmpty() ? HuntWorkloads.DEFAULT : workloads;
-        Hunt.Config config = new Hunt.Config(RunSpec.loadTuning(baseline), RunSpec.loadTuning(candidate), names,
-                budget, seed, threshold, Faults.parse(faults));
+        Hunt.Config config = new Hunt.Config(RunSpec.loadTuning(baseline), RunSpec.loadTuning(candidate),
+                sources(), budget, seed, threshold, Faults.parse(faults));
         if (replay != null && spec.commandLine().getParseResult().hasMatchedOption("--budget")) {
             throw new IllegalArgumentException("--replay runs the one case it names; --budget does not apply");
         }
@@ -89,6 +100,20 @@ final class HuntCommand implements Callable<Integer> {
         out.println(report.describe(config));
         out.flush();
         return report.found().isPresent() && failOnRegression ? SpinlabCommand.EXIT_CHECK_FAILED : 0;
+    }
+
+    /** The named workloads and the user's class; the default set when neither is given. */
+    private List<WorkloadSource> sources() {
+        boolean named = workloads != null && !workloads.isEmpty();
+        if (classpath != null && workloadClass == null) {
+            throw new IllegalArgumentException("--classpath is for --workload-class");
+        }
+        List<WorkloadSource> sources = new ArrayList<>(HuntWorkloads.named(named ? workloads
+                : workloadClass == null ? HuntWorkloads.DEFAULT : List.of()));
+        if (workloadClass != null) {
+            sources.add(RunSpec.source(null, workloadClass, classpath));
+        }
+        return sources;
     }
 
     /** The hunt's workload names, for help and completion. */

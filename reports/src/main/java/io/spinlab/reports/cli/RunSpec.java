@@ -10,7 +10,7 @@ import io.spinlab.sim.machine.MachineProfileFiles;
 import io.spinlab.sim.tuning.TuningFiles;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.Workload;
-import io.spinlab.sim.workload.WorkloadRunner;
+import io.spinlab.sim.workload.WorkloadSource;
 import io.spinlab.sim.workload.Workloads;
 import picocli.CommandLine.Option;
 
@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** The options that say what one simulated run is: workload, machine, tuning, threads, seed, window. */
 final class RunSpec {
@@ -131,32 +130,36 @@ final class RunSpec {
     }
 
     Workload workload() {
-        return userWorkload().map(UserWorkload::instance).orElseGet(() -> Workloads.create(workload, parameterText()));
+        return source().create(parameterText());
     }
 
-    /** The --workload-class workload, if one was named; checks that exactly one of it and --workload was. */
-    Optional<UserWorkload> userWorkload() {
+    /** The workload named: --workload or --workload-class; checks that exactly one of them was given. */
+    WorkloadSource source() {
         if ((workload == null) == (workloadClass == null)) {
             throw new IllegalArgumentException("give --workload NAME or --workload-class CLASS (exactly one); "
                     + "workloads: " + String.join(", ", Workloads.names()));
         }
-        if (workloadClass == null) {
+        return source(workload, workloadClass, classpath);
+    }
+
+    /**
+     * The workload a command names by registry name or by class (at most one of them non-null;
+     * {@code classpath} only with the class).
+     */
+    static WorkloadSource source(String name, String className, String classpath) {
+        if (className == null) {
             if (classpath != null) {
-                throw new IllegalArgumentException("--classpath is for --workload-class; --workload " + workload
+                throw new IllegalArgumentException("--classpath is for --workload-class; --workload " + name
                         + " is built in");
             }
-            return Optional.empty();
+            return WorkloadSource.named(name);
         }
-        return Optional.of(UserWorkload.load(workloadClass.strip(), classpath, parameterText()));
+        return UserWorkload.load(className.strip(), classpath);
     }
 
     /** Runs the chosen workload in the simulation {@code builder} describes. */
     SimulatedRun simulate(Tuning chosenTuning, Simulation.Builder builder) {
-        Optional<UserWorkload> user = userWorkload();
-        if (user.isPresent()) {
-            return user.get().simulate(chosenTuning, builder);
-        }
-        return WorkloadRunner.simulate(workload, parameterText(), chosenTuning, builder);
+        return source().simulate(parameterText(), chosenTuning, builder);
     }
 
     /** The workload parameters the options give, as {@code key=value,...}. */

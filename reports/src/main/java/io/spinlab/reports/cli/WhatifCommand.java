@@ -13,7 +13,7 @@ import io.spinlab.sim.experiment.ProgressListener;
 import io.spinlab.sim.experiment.Published;
 import io.spinlab.sim.workload.ThreadCount;
 import io.spinlab.sim.workload.Workload;
-import io.spinlab.sim.workload.Workloads;
+import io.spinlab.sim.workload.WorkloadSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,6 +44,15 @@ final class WhatifCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "NAME", description = "Workloads (repeatable; default "
             + "mres-wait-drain-rate).")
     private List<String> workloads = new ArrayList<>();
+
+    @Option(names = "--workload-class", paramLabel = "CLASS", description = "Your own workload instead of "
+            + "--workload: a class implementing io.spinlab.sim.workload.Workload with a public constructor taking one "
+            + "String (each point passes threads=...,warmup=...,window=...).")
+    private String workloadClass;
+
+    @Option(names = "--classpath", paramLabel = "PATH", description = "Where --workload-class and the code it uses "
+            + "are: directories and jars separated by the path separator.")
+    private String classpath;
 
     @Option(names = "--threads", paramLabel = "N|Mpc", description = "Thread counts (repeatable; default 1pc).")
     private List<String> threads = new ArrayList<>();
@@ -92,15 +101,36 @@ final class WhatifCommand implements Callable<Integer> {
     /** The machine fields each point of the sweep sets itself. */
     private static final List<String> SWEPT_FIELDS = List.of("pauseCycles", "physicalCores", "logicalProcessors");
 
+    /** The workloads named: registry names or one user class; the default when neither is given. */
+    private List<WorkloadSource> sources() {
+        if (workloadClass != null) {
+            if (!workloads.isEmpty()) {
+                throw new IllegalArgumentException("give --workload or --workload-class, not both");
+            }
+            WorkloadSource user = RunSpec.source(null, workloadClass, classpath);
+            if (!user.takesParameters()) {
+                throw new IllegalArgumentException("--workload-class " + workloadClass + ": a sweep sets threads, "
+                        + "warmup and window at every point, so it needs a public constructor taking one String");
+            }
+            return List.of(user);
+        }
+        if (classpath != null) {
+            throw new IllegalArgumentException("--classpath is for --workload-class");
+        }
+        List<String> names = workloads.isEmpty() ? List.of("mres-wait-drain-rate") : workloads;
+        CliFiles.checkDistinct("--workload", names);
+        return names.stream().map(WorkloadSource::named).toList();
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
         Tuning leftTuning = RunSpec.loadTuning(left);
         Tuning rightTuning = RunSpec.loadTuning(right);
-        List<String> names = workloads.isEmpty() ? List.of("mres-wait-drain-rate") : workloads;
+        List<WorkloadSource> sources = sources();
+        List<String> names = sources.stream().map(WorkloadSource::name).toList();
         List<ThreadCount> counts = (threads.isEmpty() ? List.of("1pc") : threads).stream().map(ThreadCount::parse)
                 .toList();
-        CliFiles.checkDistinct("--workload", names);
         CliFiles.checkDistinct("--threads", counts);
         CliFiles.checkDistinct("--pause-cycles", pauseCycles);
         CliFiles.checkDistinct("--processors", processors);
@@ -124,16 +154,15 @@ final class WhatifCommand implements Callable<Integer> {
         long start = System.nanoTime();
         Map<String, Heatmap> maps = new LinkedHashMap<>();
         List<PlannedRow> rows = new ArrayList<>();
-        for (String name : names) {
-            Workloads.byName(name);
+        for (WorkloadSource source : sources) {
             for (ThreadCount count : counts) {
                 for (int pause : pauseCycles) {
                     for (int procs : processors) {
                         MachineProfile machine = baseMachine.withPauseCycles(pause).withProcessors(procs, procs)
                                 .withName(baseMachine.name() + "@pause=" + pause + ",procs=" + procs);
-                        Workload workload = Workloads.create(name, "threads=" + count + ","
+                        Workload workload = source.create("threads=" + count + ","
                                 + Experiments.windowFor(count.resolve(procs)).parameters());
-                        rows.add(new PlannedRow(workload, machine, Published.none(), seed));
+                        rows.add(new PlannedRow(workload, machine, Published.none(), seed, source));
                     }
                 }
             }

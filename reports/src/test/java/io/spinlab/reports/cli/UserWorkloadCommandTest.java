@@ -57,10 +57,94 @@ class UserWorkloadCommandTest {
             }
             """;
 
+    /**
+     * A user's windowed workload that takes the parameters a sweep and a hunt pass: threads
+     * increment one counter by CAS, pausing {@code backoff} times after a lost CAS.
+     */
+    private static final String CAS_COUNTER = """
+            package com.example.userwork;
+
+            import io.spinlab.impl.spin.SpinContext;
+            import io.spinlab.sim.workload.MeasuredRun;
+            import io.spinlab.sim.workload.ThreadCount;
+            import io.spinlab.sim.workload.Window;
+            import io.spinlab.sim.workload.Workload;
+            import io.spinlab.sim.workload.WorkloadResult;
+
+            import java.lang.invoke.MethodHandles;
+            import java.lang.invoke.VarHandle;
+            import java.util.HashMap;
+            import java.util.Map;
+
+            public final class CasCounter implements Workload {
+                private static final VarHandle COUNT;
+                static {
+                    try {
+                        COUNT = MethodHandles.lookup().findVarHandle(CasCounter.class, "count", int.class);
+                    } catch (ReflectiveOperationException e) {
+                        throw new ExceptionInInitializerError(e);
+                    }
+                }
+                private final String parameters;
+                private final ThreadCount threads;
+                private final Window window;
+                private volatile int count;
+
+                public CasCounter(String parameters) {
+                    this.parameters = parameters;
+                    Map<String, String> given = new HashMap<>();
+                    for (String pair : parameters.split(",")) {
+                        if (!pair.isBlank()) {
+                            String[] kv = pair.split("=", 2);
+                            given.put(kv[0].strip(), kv[1].strip());
+                        }
+                    }
+                    threads = ThreadCount.parse(given.getOrDefault("threads", "2"));
+                    window = Window.parse(given.getOrDefault("warmup", "50us"), given.getOrDefault("window", "200us"));
+                }
+
+                public String name() { return "cas-counter"; }
+                public String parameters() { return parameters; }
+
+                public WorkloadResult run(SpinContext context) throws InterruptedException {
+                    int n = threads.resolve(context.platform().processorCount());
+                    MeasuredRun run = new MeasuredRun(context, window, n);
+                    for (int t = 0; t < n; t++) {
+                        run.start("counter-" + t, slot -> {
+                            while (run.running()) {
+                                int seen = count;
+                                while (!COUNT.compareAndSet(this, seen, seen + 1)) {
+                                    context.platform().pause(4);
+                                    seen = count;
+                                }
+                                run.count(slot);
+                            }
+                        });
+                    }
+                    return run.measure(this, () -> { });
+                }
+            }
+            """;
+
     private static final String NOT_A_WORKLOAD = """
             package com.example.userwork;
 
             public final class NotAWorkload {
+            }
+            """;
+
+    private static final String NO_PARAMETERS = """
+            package com.example.userwork;
+
+            import io.spinlab.impl.spin.SpinContext;
+            import io.spinlab.sim.workload.Workload;
+            import io.spinlab.sim.workload.WorkloadResult;
+
+            public final class Fixed implements Workload {
+                public Fixed() { }
+                public String name() { return "fixed"; }
+                public String parameters() { return ""; }
+                public WorkloadResult run(SpinContext context) { return null; }
             }
             """;
 
@@ -83,12 +167,15 @@ class UserWorkloadCommandTest {
     static void compile() throws Exception {
         Path sources = Files.createDirectories(classes.resolve("src/com/example/userwork"));
         Files.writeString(sources.resolve("Counting.java"), COUNTING);
+        Files.writeString(sources.resolve("CasCounter.java"), CAS_COUNTER);
         Files.writeString(sources.resolve("NotAWorkload.java"), NOT_A_WORKLOAD);
         Files.writeString(sources.resolve("NeedsAnInt.java"), NO_CONSTRUCTOR);
+        Files.writeString(sources.resolve("Fixed.java"), NO_PARAMETERS);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         int rc = javac.run(null, null, null, "-d", classes.resolve("out").toString(), "-cp",
                 System.getProperty("java.class.path"), sources.resolve("Counting.java").toString(),
-                sources.resolve("NotAWorkload.java").toString(), sources.resolve("NeedsAnInt.java").toString());
+                sources.resolve("CasCounter.java").toString(), sources.resolve("NotAWorkload.java").toString(), sources.resolve("NeedsAnInt.java").toString(),
+                sources.resolve("Fixed.java").toString());
         assertThat(rc).as("javac").isZero();
     }
 
@@ -120,6 +207,49 @@ class UserWorkloadCommandTest {
         assertThat(run(args)).isZero();
         JsonNode longer = new ObjectMapper().readTree(out.toString());
         assertThat(longer.get("memoryAccesses").asLong() - first.get("memoryAccesses").asLong()).isEqualTo(1000);
+    }
+
+    @Test
+    void shouldSweepAUsersWorkloadWithWhatif() throws Exception {
+        Path report = classes.resolve("whatif-report");
+        assertThat(run("whatif", "--workload-class", "com.example.userwork.CasCounter", "--classpath", userClasses(),
+                "--threads", "2", "--pause-cycles", "10,140", "--processors", "2", "--left", "current",
+                "--right", "current,spin=none", "--out", report.toString(), "-q")).as(err.toString()).isZero();
+
+        assertThat(out.toString()).contains("com.example.userwork.CasCounter at 2 threads");
+        JsonNode rows = new ObjectMapper().readTree(report.resolve("data.json").toFile()).get("experiments").get(0)
+                .get("rows");
+        assertThat(rows).hasSize(2);
+        for (JsonNode row : rows) {
+            assertThat(row.get("workload").asText()).isEqualTo("cas-counter");
+            assertThat(row.get("leftScore").asDouble()).isPositive();
+            assertThat(row.get("rightScore").asDouble()).isPositive();
+        }
+    }
+
+    @Test
+    void shouldHuntOverAUsersWorkloadAndReplayIt() {
+        assertThat(run("hunt", "--baseline", "current", "--candidate", "current", "--workload-class",
+                "com.example.userwork.CasCounter", "--classpath", userClasses(), "--budget", "2", "-q"))
+                .as(err.toString()).isZero();
+
+        assertThat(out.toString()).contains("over [com.example.userwork.CasCounter]: no regression beyond 10.0 % in 2 "
+                + "cases");
+    }
+
+    @Test
+    void shouldRefuseAUsersWorkloadThatTakesNoParametersWhereTheCommandMustSetThem() {
+        assertThat(run("whatif", "--workload-class", "com.example.userwork.Fixed", "--classpath", userClasses()))
+                .isEqualTo(SpinlabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--workload-class com.example.userwork.Fixed: a sweep sets threads, "
+                + "warmup and window at every point, so it needs a public constructor taking one String");
+        assertThat(run("hunt", "--baseline", "current", "--candidate", "current", "--workload-class",
+                "com.example.userwork.Fixed", "--classpath", userClasses())).isEqualTo(SpinlabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("a hunt sets threads, warmup and window: com.example.userwork.Fixed needs "
+                + "a public constructor taking one String");
+        assertThat(run("hunt", "--baseline", "current", "--candidate", "current", "--workload-class",
+                "com.example.userwork.NotAWorkload", "--classpath", userClasses())).isEqualTo(SpinlabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("does not implement io.spinlab.sim.workload.Workload");
     }
 
     @Test

@@ -167,6 +167,16 @@ public final class Simulation {
         return engine.startBeforeRun(name, task);
     }
 
+    /**
+     * Fails with one line saying what this JVM lacks (JDK 25, or {@code --add-opens
+     * java.base/java.lang=ALL-UNNAMED}) when it cannot run simulations; does nothing when it can.
+     *
+     * @throws IllegalStateException naming the missing option or JDK
+     */
+    public static void requireAvailable() {
+        VirtualThreads.checkAvailable();
+    }
+
     /** Runs until every thread has finished, a deadlock, a budget, or a failure; see the class documentation. */
     public SimulationResult run() {
         VirtualThreads.checkAvailable();

@@ -9,7 +9,6 @@ import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.WorkloadResult;
 import io.spinlab.sim.workload.WorkloadRunner;
-import io.spinlab.sim.workload.Workloads;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -149,9 +148,9 @@ public final class Experiment {
      * a scheduling point priced by a per-core cache model (a CAS can lose, a contended line
      * moves), and the bytecode between scheduling points costs the machine's
      * {@code cyclesPerBytecode} each. Off, only Platform calls cost time, and the code between
-     * two of them runs atomically and for free: quicker, and only for quick sweeps. Rows must be
-     * registry workloads ({@link io.spinlab.sim.workload.Workloads}), rebuilt inside the
-     * instrumenting class loader from their name and parameters.
+     * two of them runs atomically and for free: quicker, and only for quick sweeps. Each row's
+     * workload is rebuilt inside the instrumenting class loader from its
+     * {@linkplain PlannedRow#source() source} and parameters.
      */
     public Experiment withMemoryModel(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, on);
@@ -159,23 +158,24 @@ public final class Experiment {
 
     /**
      * This experiment with every row's warm-up and window multiplied by {@code factor} (rows
-     * rebuilt from the workload registry by name and parameters). Under the memory model
+     * rebuilt from their source with the scaled parameters). Under the memory model
      * operations cost tens to hundreds of times more virtual time, so a window long enough for
      * Platform-calls-only runs may hold only a few of them.
      *
-     * @throws IllegalArgumentException if {@code factor} is not positive, or a row is not a registry workload
+     * @throws IllegalArgumentException if {@code factor} is not positive
      */
     public Experiment withWindowScale(double factor) {
         if (!(factor > 0) || Double.isInfinite(factor)) {
             throw new IllegalArgumentException("window scale = " + factor + "; allowed a positive number");
         }
-        List<PlannedRow> scaled = rows.stream().map(r -> new PlannedRow(scaleWindow(r.workload(), factor),
-                r.machine(), r.published(), r.seed())).toList();
+        List<PlannedRow> scaled = rows.stream().map(r -> new PlannedRow(scaleWindow(r, factor), r.machine(),
+                r.published(), r.seed(), r.source())).toList();
         return new Experiment(name, description, left, right, scaled, publishedSummary, publishedTotals,
                 memoryModel);
     }
 
-    private static Workload scaleWindow(Workload workload, double factor) {
+    private static Workload scaleWindow(PlannedRow row, double factor) {
+        Workload workload = row.workload();
         List<String> parts = new ArrayList<>();
         for (String pair : workload.parameters().split(",")) {
             int eq = pair.indexOf('=');
@@ -187,7 +187,7 @@ public final class Experiment {
                 parts.add(pair);
             }
         }
-        return Workloads.create(workload.name(), String.join(",", parts));
+        return row.source().create(String.join(",", parts));
     }
 
     /** Whether rows run with the memory model on; see {@link #withMemoryModel}. */
@@ -265,8 +265,7 @@ public final class Experiment {
         if (!memoryModel) {
             return WorkloadRunner.simulate(row.workload(), tuning, simulation);
         }
-        return WorkloadRunner.simulate(row.workload().name(), row.workload().parameters(), tuning,
-                simulation.memoryModel(true));
+        return row.source().simulate(row.workload().parameters(), tuning, simulation.memoryModel(true));
     }
 
     private static double score(SimulatedRun run, List<String> failures) {
