@@ -3,6 +3,7 @@ package io.spinlab.junit;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.machine.MachineSpec;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.ThreadMetrics;
 

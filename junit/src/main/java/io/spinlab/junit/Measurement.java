@@ -1,5 +1,6 @@
 package io.spinlab.junit;
 
+import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.trace.Activity;
 
 import java.util.EnumMap;

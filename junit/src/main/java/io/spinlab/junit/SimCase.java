@@ -59,7 +59,7 @@ record SimCase(MachineProfile machine, Tuning tuning, long seed, List<String> gu
     }
 
     Simulation.Builder builder() {
-        return Simulation.builder(machine).seed(seed).memoryModel(true)
+        return Simulation.builder(machine).seed(seed).memoryModel(true).noise(true)
                 .guestPackages(guestPrefixes.toArray(String[]::new))
                 .recordSchedulingPoints(schedulingPoints)
                 .trace(schedulingPoints > 0).traceLimit(TRACE_LIMIT)

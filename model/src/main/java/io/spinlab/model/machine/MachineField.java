@@ -51,7 +51,17 @@ public enum MachineField {
      * Core cycles one executed bytecode instruction of guest code costs between two scheduling
      * points (the simulator's instruction clock); 0 makes that code free.
      */
-    CYCLES_PER_BYTECODE("cyclesPerBytecode", Kind.NUMBER, 0, Limits.MAX_CYCLES_PER_BYTECODE);
+    CYCLES_PER_BYTECODE("cyclesPerBytecode", Kind.NUMBER, 0, Limits.MAX_CYCLES_PER_BYTECODE),
+    /**
+     * Run-to-run noise of the wake latency, %: with noise on, each wake-up takes the wake latency
+     * times a uniform draw in [1 − p/100, 1 + p/100].
+     */
+    WAKE_JITTER_PERCENT("wakeJitterPercent", Kind.NUMBER, 0, 100),
+    /**
+     * Run-to-run noise of PAUSE and clock-read costs, %: with noise on, each PAUSE batch and
+     * clock read costs its price times a uniform draw in [1 − p/100, 1 + p/100].
+     */
+    COST_JITTER_PERCENT("costJitterPercent", Kind.NUMBER, 0, 100);
 
     /*
      * Implementation notes
@@ -176,6 +186,8 @@ public enum MachineField {
             case TIME_SLICE_NS -> profile.timeSliceNs();
             case CACHE_LINE_BYTES -> profile.cacheLineBytes();
             case CYCLES_PER_BYTECODE -> profile.cyclesPerBytecode();
+            case WAKE_JITTER_PERCENT -> profile.wakeJitterPercent();
+            case COST_JITTER_PERCENT -> profile.costJitterPercent();
         };
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spinlab.reports.report.Format;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
@@ -25,8 +26,9 @@ final class ExperimentTables {
         TextTable table = new TextTable("workload", "machine", "parameters", experiment.left().describe(),
                 experiment.right().describe(), "Δ %", "published Δ %", "verdict");
         for (ExperimentRow row : rows) {
-            table.row(row.workload(), row.machine(), row.parameters(), score(row.leftScore()), score(row.rightScore()),
-                    percent(row.deltaPercent()), published(row), row.verdict().name().toLowerCase(Locale.ROOT));
+            table.row(row.workload(), row.machine(), row.parameters(), Format.score(row, true),
+                    Format.score(row, false), Format.delta(row), published(row),
+                    row.verdict().name().toLowerCase(Locale.ROOT).replace('_', ' '));
         }
         StringBuilder out = new StringBuilder();
         out.append("== ").append(experiment.name()).append(": ").append(experiment.description()).append('\n');
@@ -77,6 +79,18 @@ final class ExperimentTables {
                 node.put("leftOperations", row.leftOperations());
                 node.put("rightOperations", row.rightOperations());
                 row.notMeasurable().ifPresent(why -> node.put("notMeasurable", why));
+                ArrayNode seeds = node.putArray("seeds");
+                row.seeds().forEach(seeds::add);
+                row.leftScores().forEach(node.putArray("leftScores")::add);
+                row.rightScores().forEach(node.putArray("rightScores")::add);
+                row.deltaSpread().ifPresentOrElse(d -> {
+                    node.put("deltaLow95", d.low95());
+                    node.put("deltaHigh95", d.high95());
+                }, () -> {
+                    node.putNull("deltaLow95");
+                    node.putNull("deltaHigh95");
+                });
+                node.put("neutral", row.neutral());
             }
         });
         return mapper.writeValueAsString(array);
@@ -84,11 +98,15 @@ final class ExperimentTables {
 
     /**
      * One line per experiment — rows and how many agree or disagree with the published direction,
-     * carry no claim or failed — and the totals: what {@code reproduce} ends with.
+     * are neutral (within the seeds' spread), carry no claim, measured nothing or failed — and the
+     * totals: what {@code reproduce} ends with.
      */
     static String overall(Map<Experiment, List<ExperimentRow>> results) {
-        TextTable table = new TextTable("experiment", "rows", "agrees", "disagrees", "no claim", "not measurable",
-                "failed");
+        List<String> headers = new ArrayList<>(List.of("experiment", "rows"));
+        for (Verdict verdict : Verdict.values()) {
+            headers.add(verdict.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+        }
+        TextTable table = new TextTable(headers.toArray(String[]::new));
         results.forEach((experiment, rows) -> table.row(countRow(experiment.name(), rows)));
         List<ExperimentRow> all = results.values().stream().flatMap(List::stream).toList();
         table.row(countRow("all", all));

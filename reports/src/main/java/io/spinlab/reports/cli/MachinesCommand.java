@@ -75,6 +75,8 @@ final class MachinesCommand implements Callable<Integer> {
             node.put("timeSliceNs", m.timeSliceNs());
             node.put("cacheLineBytes", m.cacheLineBytes());
             node.put("cyclesPerBytecode", m.cyclesPerBytecode());
+            node.put("wakeJitterPercent", m.wakeJitterPercent());
+            node.put("costJitterPercent", m.costJitterPercent());
         }
         return mapper.writeValueAsString(array);
     }

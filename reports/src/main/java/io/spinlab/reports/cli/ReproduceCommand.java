@@ -55,6 +55,9 @@ final class ReproduceCommand implements Callable<Integer> {
     private int parallelism;
 
     @Mixin
+    private MeasurementOptions measurement;
+
+    @Mixin
     private ProgressOptions progress;
 
     @Spec
@@ -73,7 +76,7 @@ final class ReproduceCommand implements Callable<Integer> {
                     + "per processor) or 1.." + MAX_PARALLELISM);
         }
         List<Experiment> plan = names.stream().map(Experiments::byName).map(this::maybeQuick)
-                .toList();
+                .map(measurement::apply).toList();
         ReportWriter.prepare(out);
         int threads = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
         Map<Experiment, List<ExperimentRow>> results = new LinkedHashMap<>();

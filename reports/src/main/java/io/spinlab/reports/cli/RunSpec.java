@@ -84,6 +84,10 @@ final class RunSpec {
             + "Every output made with it says so first.")
     boolean fast;
 
+    @Option(names = "--no-noise", description = "Run without the machine's run-to-run noise (wake latency, PAUSE and "
+            + "clock-read costs, timer phase); with it, the seed draws the noise too.")
+    boolean noNoise;
+
     @Option(names = "--faults", paramLabel = "FAULTS", defaultValue = "none", description = "Faults to inject, "
             + "drawn from the seed: " + Faults.SYNTAX + "; default ${DEFAULT-VALUE}.")
     String faults;
@@ -175,9 +179,12 @@ final class RunSpec {
         return String.join(",", all);
     }
 
-    /** A simulation of the chosen machine with the chosen seed: the full cost model unless {@code --fast}. */
+    /**
+     * A simulation of the chosen machine with the chosen seed: the full cost model unless
+     * {@code --fast}, the machine's noise unless {@code --no-noise}.
+     */
     Simulation.Builder simulation() {
-        return Simulation.builder(machine()).seed(seed).memoryModel(!fast).faults(faults());
+        return Simulation.builder(machine()).seed(seed).memoryModel(!fast).faults(faults()).noise(!noNoise);
     }
 
     /** A preset by name, or a profile file when the text names one. */

@@ -93,6 +93,9 @@ final class WhatifCommand implements Callable<Integer> {
     private Path out;
 
     @Mixin
+    private MeasurementOptions measurement;
+
+    @Mixin
     private ProgressOptions progress;
 
     @Spec
@@ -169,6 +172,7 @@ final class WhatifCommand implements Callable<Integer> {
         }
         Experiment sweep = new Experiment("whatif", "PAUSE cycles × processors on " + baseMachine.name(),
                 leftTuning, rightTuning, rows, List.of()).withMemoryModel(!fast);
+        sweep = measurement.apply(sweep);
         if (fast) {
             text.println(RunCommand.FAST_MODE_WARNING);
         }

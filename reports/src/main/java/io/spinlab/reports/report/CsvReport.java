@@ -14,7 +14,9 @@ import java.util.Set;
  *
  * <p>Columns: the row's identity (experiment, workload, label, parameters, threads, machine,
  * PAUSE cycles, logical processors, seed, memory model), both tunings and scores, Δ %, the
- * published claim, the verdict, the failure, then one column per metric of either run, named
+ * published claim, the verdict, the failure, the seeds (space-separated; scores are their
+ * medians), the 95 % interval of the per-seed Δ (empty with one seed) and whether the row is
+ * neutral, then one column per metric of either run, named
  * {@code left.NAME} and {@code right.NAME}, in order of first appearance (empty where a row has
  * no such metric). Numbers are written as Java writes a double; a number without a value is an
  * empty field.
@@ -25,7 +27,7 @@ public final class CsvReport {
     private static final List<String> FIXED = List.of("experiment", "workload", "label", "parameters", "threads",
             "machine", "pauseCycles", "logicalProcessors", "seed", "memoryModel", "leftTuning", "leftScore",
             "rightTuning", "rightScore", "deltaPercent", "publishedDirection", "publishedDeltaPercent",
-            "publishedSource", "verdict", "failure");
+            "publishedSource", "verdict", "failure", "seeds", "deltaLow95", "deltaHigh95", "neutral");
 
     private CsvReport() {
     }
@@ -53,6 +55,10 @@ public final class CsvReport {
                     number(r.rightScore()), number(r.deltaPercent()), r.published().direction().name(),
                     r.published().deltaPercent().isPresent() ? number(r.published().deltaPercent().getAsDouble()) : "",
                     r.published().source(), r.verdict().name(), r.failure().orElse("")));
+            fields.add(String.join(" ", r.seeds().stream().map(String::valueOf).toList()));
+            fields.add(r.deltaSpread().map(d -> number(d.low95())).orElse(""));
+            fields.add(r.deltaSpread().map(d -> number(d.high95())).orElse(""));
+            fields.add(Boolean.toString(r.neutral()));
             leftNames.forEach(n -> fields.add(metric(r.leftMetrics().get(n))));
             rightNames.forEach(n -> fields.add(metric(r.rightMetrics().get(n))));
             line(csv, fields);

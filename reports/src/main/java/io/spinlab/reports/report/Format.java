@@ -1,10 +1,13 @@
 package io.spinlab.reports.report;
 
+import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Published;
+import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.experiment.Verdict;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.StringJoiner;
 
 /** How numbers, published claims and verdicts read in every report format: one place, one spelling. */
@@ -21,6 +24,25 @@ public final class Format {
     /** A Δ %, signed, one decimal; {@code n/a} when it has no value (NaN, or a left score of 0). */
     public static String percent(double value) {
         return Double.isNaN(value) || Double.isInfinite(value) ? "n/a" : String.format(Locale.ROOT, "%+.1f", value);
+    }
+
+    /**
+     * A row's Δ %, with the 95 % interval of its per-seed Δ when it ran over two or more seeds:
+     * {@code +12.3 [-4.0, +28.6]}; just {@code +12.3} with one seed.
+     */
+    public static String delta(ExperimentRow row) {
+        String text = percent(row.deltaPercent());
+        return row.deltaSpread().map(s -> text + " [" + percent(s.low95()) + ", " + percent(s.high95()) + "]")
+                .orElse(text);
+    }
+
+    /** A row's score on one side, with the range over its seeds when they differ: {@code 123.4 (118.0–130.2)}. */
+    public static String score(ExperimentRow row, boolean left) {
+        double median = left ? row.leftScore() : row.rightScore();
+        Optional<Spread> spread = left ? row.leftSpread() : row.rightSpread();
+        String text = score(median);
+        return spread.filter(s -> s.values().size() > 1 && s.max() > s.min())
+                .map(s -> text + " (" + score(s.min()) + "–" + score(s.max()) + ")").orElse(text);
     }
 
     /** A published claim: its Δ % where a figure exists, else its direction in words; empty for none. */

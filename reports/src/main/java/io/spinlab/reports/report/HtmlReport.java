@@ -1,5 +1,6 @@
 package io.spinlab.reports.report;
 
+import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Verdict;
 
 import java.util.List;
@@ -30,9 +31,11 @@ public final class HtmlReport {
             th { background: #f3f3f3; text-align: left; }
             td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
             tr.total td { font-weight: bold; background: #fafafa; }
-            .verdict-disagrees { color: #a00; }
+            .verdict-agrees { background: #dff0d8; }
+            .verdict-disagrees { background: #f8d7da; color: #a00; }
+            .verdict-neutral { background: #fff3cd; }
             .verdict-failed { color: #a00; font-weight: bold; }
-            .verdict-not-measurable { color: #777; }
+            .verdict-not-measurable { background: #eee; color: #777; }
             .sources, .note { color: #555; font-size: 0.85rem; }
             .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 1rem; }
             figure.chart { margin: 0; }
@@ -58,7 +61,10 @@ public final class HtmlReport {
                 .append("<p>").append(escape(data.lead())).append(" Left is the older ")
                 .append("heuristic, right the newer; scores are operations per virtual ms, higher is better; ")
                 .append("Δ Score % = (right − left) / left × 100. A verdict compares the simulated direction with ")
-                .append("the published one (a change counts beyond ±5 %). Every number: <a href=\"data.json\">")
+                .append("the published one (a change counts beyond ±5 %). Over several seeds a score is the ")
+                .append("median, with the seeds' range in parentheses, and Δ carries the 95 % interval of the ")
+                .append("per-seed Δ in brackets; a row whose interval holds 0 is neutral: against a published ")
+                .append("improvement it neither agrees nor disagrees. Every number: <a href=\"data.json\">")
                 .append("data.json</a>, <a href=\"data.csv\">data.csv</a>.</p>\n");
         summary(html, data);
         for (ReportSection section : data.sections()) {
@@ -180,9 +186,9 @@ public final class HtmlReport {
             String source = row.result().published().source();
             html.append("<td title=\"").append(escape(row.result().parameters())).append("\">")
                     .append(escape(row.label())).append("</td>")
-                    .append(numberCell(Format.score(row.result().leftScore())))
-                    .append(numberCell(Format.score(row.result().rightScore())))
-                    .append(deltaCell(row.result().deltaPercent()))
+                    .append(numberCell(Format.score(row.result(), true)))
+                    .append(numberCell(Format.score(row.result(), false)))
+                    .append(deltaCell(row.result()))
                     .append(source.isEmpty() ? "<td class=\"num\">" : "<td class=\"num\" title=\"" + escape(source)
                             + "\">").append(escape(published)).append("</td>")
                     .append(verdictCell(row.result().verdict())).append("</tr>\n");
@@ -209,6 +215,12 @@ public final class HtmlReport {
 
     private static String numberCell(String text) {
         return "<td class=\"num\">" + escape(text) + "</td>";
+    }
+
+    /** A row's Δ with its interval, coloured by the row's verdict (not by the sign of Δ). */
+    private static String deltaCell(ExperimentRow row) {
+        return "<td class=\"num verdict-" + Format.verdict(row.verdict()).replace(' ', '-') + "\">"
+                + escape(Format.delta(row)) + "</td>";
     }
 
     private static String deltaCell(double deltaPercent) {

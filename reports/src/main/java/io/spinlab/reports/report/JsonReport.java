@@ -8,8 +8,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Published;
+import io.spinlab.sim.experiment.Spread;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A report as JSON ({@code data.json} of a report directory): every raw result, for tools.
@@ -18,7 +21,11 @@ import java.util.Map;
  * "rightTuning", "publishedSummary", "publishedTotals", "tables", "rows": [...]}]}}; a row has
  * the experiment, workload, its label and parameters (as text and as an object), the thread
  * count, the machine's name and key figures, the seed, the mode, both tunings and scores, Δ %,
- * the published claim, the verdict, both runs' metrics and the failure if any. A number without
+ * the published claim, the verdict, both runs' metrics and the failure if any; and over the
+ * seeds: {@code seeds}, {@code leftScores}, {@code rightScores} and {@code deltaPercents} (one
+ * per seed), {@code leftSpread}, {@code rightSpread} and {@code deltaSpread} ({@code median},
+ * {@code min}, {@code max}, {@code low95}, {@code high95}; the scores are the medians; Δ's spread
+ * is null with one seed) and {@code neutral}. A number without
  * a value (a failed run's score, the Δ % of a left score of 0) is {@code null}, never {@code NaN}.
  */
 public final class JsonReport {
@@ -130,6 +137,40 @@ public final class JsonReport {
         } else {
             node.putNull("notMeasurable");
         }
+        ArrayNode seeds = node.putArray("seeds");
+        r.seeds().forEach(seeds::add);
+        numbers(node.putArray("leftScores"), r.leftScores());
+        numbers(node.putArray("rightScores"), r.rightScores());
+        numbers(node.putArray("deltaPercents"), r.deltaPercents());
+        spread(node, "leftSpread", r.leftSpread());
+        spread(node, "rightSpread", r.rightSpread());
+        spread(node, "deltaSpread", r.deltaSpread());
+        node.put("neutral", r.neutral());
+    }
+
+    private static void numbers(ArrayNode array, List<Double> values) {
+        for (double v : values) {
+            if (Double.isFinite(v)) {
+                array.add(v);
+            } else {
+                array.addNull();
+            }
+        }
+    }
+
+    /** A spread as {median, min, max, low95, high95}, or null. */
+    private static void spread(ObjectNode node, String field, Optional<Spread> spread) {
+        if (spread.isEmpty()) {
+            node.putNull(field);
+            return;
+        }
+        Spread s = spread.get();
+        ObjectNode o = node.putObject(field);
+        number(o, "median", s.median());
+        number(o, "min", s.min());
+        number(o, "max", s.max());
+        number(o, "low95", s.low95());
+        number(o, "high95", s.high95());
     }
 
     private static void published(ObjectNode node, Published published) {

@@ -24,7 +24,10 @@ public final class MarkdownReport {
         md.append(data.lead()).append(" Left is the older ")
                 .append("heuristic, right the newer; scores are operations per virtual ms, higher is better; ")
                 .append("Δ Score % = (right − left) / left × 100. A verdict compares the simulated direction with ")
-                .append("the published one (a change counts beyond ±5 %). Charts: `index.html`; every number: ")
+                .append("the published one (a change counts beyond ±5 %). Over several seeds a score is the ")
+                .append("median, with the seeds' range in parentheses, and Δ carries the 95 % interval of the ")
+                .append("per-seed Δ in brackets; a row whose interval holds 0 is neutral: against a published ")
+                .append("improvement it neither agrees nor disagrees. Charts: `index.html`; every number: ")
                 .append("`data.json`, `data.csv`.\n\n");
         summary(md, data);
         for (ReportSection section : data.sections()) {
@@ -101,9 +104,9 @@ public final class MarkdownReport {
             if (perRowMachine) {
                 md.append(' ').append(row.result().machine()).append(" |");
             }
-            md.append(' ').append(cell(row.label())).append(" | ").append(Format.score(row.result().leftScore()))
-                    .append(" | ").append(Format.score(row.result().rightScore())).append(" | ")
-                    .append(Format.percent(row.result().deltaPercent())).append(" | ")
+            md.append(' ').append(cell(row.label())).append(" | ").append(Format.score(row.result(), true))
+                    .append(" | ").append(Format.score(row.result(), false)).append(" | ")
+                    .append(Format.delta(row.result())).append(" | ")
                     .append(Format.published(row.result().published())).append(" | ")
                     .append(Format.verdict(row.result().verdict())).append(" |\n");
         }

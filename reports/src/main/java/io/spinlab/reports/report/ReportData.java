@@ -74,9 +74,14 @@ public record ReportData(String title, String lead, List<ReportSection> sections
         return Fidelity.of(rows().map(ReportRow::result).toList());
     }
 
-    /** The distinct seeds of the rows, ascending. */
+    /** The distinct seeds of the rows' runs, ascending. */
     public List<Long> seeds() {
-        return rows().map(ReportRow::seed).distinct().sorted().toList();
+        return rows().flatMap(r -> r.result().seeds().stream()).distinct().sorted().toList();
+    }
+
+    /** Whether any experiment ran with run-to-run noise (see {@code Experiment.withNoise}). */
+    public boolean noise() {
+        return sections.stream().anyMatch(ReportSection::noise);
     }
 
     /**
@@ -86,13 +91,16 @@ public record ReportData(String title, String lead, List<ReportSection> sections
     public String mode() {
         boolean on = rows().anyMatch(r -> r.result().memoryModel());
         boolean off = rows().anyMatch(r -> !r.result().memoryModel());
+        String noiseText = noise() ? "; run-to-run noise on (wake latency, PAUSE and clock-read costs, timer phase)"
+                : "";
         if (on && off) {
-            return "mixed: some rows in the full cost model, some in fast mode";
+            return "mixed: some rows in the full cost model, some in fast mode" + noiseText;
         }
         if (on) {
             return "full cost model (every volatile and VarHandle access and every bytecode instruction of the "
-                    + "primitives costs time)";
+                    + "primitives costs time)" + noiseText;
         }
-        return "FAST MODE: only Platform calls cost time (shared memory and the code between calls are free)";
+        return "FAST MODE: only Platform calls cost time (shared memory and the code between calls are free)"
+                + noiseText;
     }
 }

@@ -27,10 +27,17 @@ import java.util.Optional;
  * @param publishedSummary published claims about the experiment as a whole, one line each
  * @param publishedTotals  published totals by machine name
  * @param rows             every row, in plan order
+ * @param noise            whether the runs had run-to-run noise on
  */
 public record ReportSection(String name, String description, String leftTuning, String rightTuning,
                             List<String> publishedSummary, Map<String, Published> publishedTotals,
-                            List<ReportRow> rows) {
+                            List<ReportRow> rows, boolean noise) {
+
+    /** A section of runs without noise. */
+    public ReportSection(String name, String description, String leftTuning, String rightTuning,
+            List<String> publishedSummary, Map<String, Published> publishedTotals, List<ReportRow> rows) {
+        this(name, description, leftTuning, rightTuning, publishedSummary, publishedTotals, rows, false);
+    }
 
     /** How close this experiment's rows come to their published figures. */
     public Fidelity fidelity() {
@@ -78,7 +85,8 @@ public record ReportSection(String name, String description, String leftTuning, 
             rows.add(new ReportRow(result, planned.machine(), planned.seed()));
         }
         return new ReportSection(experiment.name(), experiment.description(), experiment.left().describe(),
-                experiment.right().describe(), experiment.publishedSummary(), experiment.publishedTotals(), rows);
+                experiment.right().describe(), experiment.publishedSummary(), experiment.publishedTotals(), rows,
+                experiment.noise());
     }
 
     /** The machines of the rows, in order of first appearance. */

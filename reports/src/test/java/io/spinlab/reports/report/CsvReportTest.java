@@ -24,8 +24,9 @@ class CsvReportTest {
 
         assertThat(csv).endsWith("\r\n");
         assertThat(csv.replace("\r\n", "")).doesNotContain("\n").doesNotContain("\r");
-        assertThat(lines).hasSize(1 + 6 + 8 + 2 + 1);
+        assertThat(lines).hasSize(1 + 6 + 8 + 2 + 2 + 1);
         assertThat(lines.get(0)).startsWith("experiment,workload,label,parameters,threads,machine,pauseCycles,")
+                .contains(",failure,seeds,deltaLow95,deltaHigh95,neutral,")
                 .contains(",left.threads,").contains(",right.read,right.dropped,");
         assertThat(lines.get(2)).startsWith("mres-proc-scaling,mres-wait-drain-rate,mres-wait-drain-rate 1pc,"
                 + "\"threads=1pc,warmup=2ms,window=4ms\",1pc,skylake-i7-6700,140,8,1,false,");

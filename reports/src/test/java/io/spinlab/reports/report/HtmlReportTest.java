@@ -40,6 +40,24 @@ class HtmlReportTest {
     }
 
     @Test
+    void shouldShowTheSeedsIntervalAndColourTheDeltaByVerdictWhenRowsRanOverSeeds() {
+        Element table = page.selectFirst("section#normalized-spin table.results");
+        Elements rows = table.select("tbody tr.row");
+
+        assertThat(rows).hasSize(2);
+        List<String> neutral = rows.get(0).select("td").eachText();
+        // Scores are medians with their range; Δ is the medians' with the 95 % interval of the per-seed Δ.
+        assertThat(neutral.get(1)).isEqualTo("200.0 (180.0–230.0)");
+        assertThat(neutral.get(2)).isEqualTo("210.0 (190.0–250.0)");
+        assertThat(neutral.get(3)).startsWith("+5.0 [").contains(", +");
+        assertThat(neutral.get(5)).isEqualTo("neutral");
+        assertThat(rows.get(0).select("td").get(3).hasClass("verdict-neutral")).isTrue();
+        assertThat(rows.get(1).select("td").get(3).hasClass("verdict-agrees")).isTrue();
+        assertThat(rows.get(1).select("td").eachText().get(5)).isEqualTo("agrees");
+        assertThat(page.selectFirst("#provenance").text()).contains("run-to-run noise on");
+    }
+
+    @Test
     void shouldNameTheMachinePerRowWhenATableSpansMachines() {
         Element table = page.selectFirst("section#future-cpus table.results");
 
@@ -91,8 +109,10 @@ class HtmlReportTest {
 
         assertThat(block.selectFirst("h2").text()).isEqualTo("How this was produced");
         assertThat(field(block, "command")).isEqualTo("spinlab reproduce --quick --out 'my report'");
-        assertThat(field(block, "seeds")).isEqualTo("1, 7");
-        assertThat(field(block, "mode")).isEqualTo("FAST MODE: only Platform calls cost time (shared memory and the code between calls are free)");
+        assertThat(field(block, "seeds")).isEqualTo("1, 2, 3, 7");
+        assertThat(field(block, "mode")).isEqualTo("FAST MODE: only Platform calls cost time (shared memory and the "
+                + "code between calls are free); run-to-run noise on (wake latency, PAUSE and clock-read costs, timer "
+                + "phase)");
         assertThat(field(block, "version")).isEqualTo("0.1.0-test, commit abc1234");
         assertThat(field(block, "jdk")).isEqualTo("Test JDK 25");
         assertThat(field(block, "date")).isEqualTo("2026-01-02T03:04:05Z");
@@ -119,7 +139,7 @@ class HtmlReportTest {
         Set<String> seen = new HashSet<>();
 
         assertThat(ids).allSatisfy(id -> assertThat(seen.add(id)).as(id).isTrue());
-        assertThat(page.select("svg")).hasSize(4);
+        assertThat(page.select("svg")).hasSize(5);
     }
 
     private static Element rowLabelled(Element table, String label) {

@@ -17,7 +17,7 @@ class JsonReportTest {
         JsonNode root = render();
         JsonNode row = root.at("/experiments/0/rows/1");
 
-        assertThat(root.at("/experiments").size()).isEqualTo(3);
+        assertThat(root.at("/experiments").size()).isEqualTo(4);
         assertThat(root.at("/experiments/0/rows").size()).isEqualTo(6);
         assertThat(row.get("label").asText()).isEqualTo("mres-wait-drain-rate 1pc");
         assertThat(row.get("leftScore").asDouble()).isEqualTo(60.0);
@@ -30,7 +30,7 @@ class JsonReportTest {
         assertThat(row.at("/workloadParameters/window").asText()).isEqualTo("4ms");
         assertThat(row.at("/leftMetrics/threads").asDouble()).isEqualTo(8.0);
         assertThat(root.at("/experiments/0/tables/0/publishedTotal/deltaPercent").asDouble()).isEqualTo(322.0);
-        assertThat(root.at("/provenance/seeds").toString()).isEqualTo("[1,7]");
+        assertThat(root.at("/provenance/seeds").toString()).isEqualTo("[1,2,3,7]");
     }
 
     @Test

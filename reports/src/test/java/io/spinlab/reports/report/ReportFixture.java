@@ -30,7 +30,7 @@ final class ReportFixture {
     }
 
     static ReportData data() {
-        return new ReportData(List.of(procScaling(), futureCpus(), eventPipe()), PROVENANCE);
+        return new ReportData(List.of(procScaling(), futureCpus(), eventPipe(), seeded()), PROVENANCE);
     }
 
     static ReportSection procScaling() {
@@ -49,7 +49,7 @@ final class ReportFixture {
                 rows.add(new ReportRow(new ExperimentRow("mres-proc-scaling", "mres-wait-drain-rate",
                         skylake.name(), "threads=" + threads + "," + delay + "warmup=2ms,window=4ms",
                         PROC_SCALING_LEFT, s[1] * factor, PROC_SCALING_RIGHT, s[2] * factor, published,
-                        Map.of("threads", s[0] * 8), Map.of("threads", s[0] * 8), Optional.empty(), 10, false, 1000, 1000),
+                        Map.of("threads", s[0] * 8), Map.of("threads", s[0] * 8), Optional.empty(), 10, false, 1000, 1000, 1L),
                         skylake, 1));
             }
         }
@@ -68,7 +68,7 @@ final class ReportFixture {
                 double right = left * (1 + (i - 1) * 0.25);
                 rows.add(new ReportRow(new ExperimentRow("future-cpus", "mres-wait-drain-rate", machine.name(),
                         "threads=1pc,warmup=2ms,window=4ms", "legacy", left, "current", right, Published.none(),
-                        Map.of(), Map.of(), Optional.empty(), 10, false, 1000, 1000), machine, 7));
+                        Map.of(), Map.of(), Optional.empty(), 10, false, 1000, 1000, 7L), machine, 7));
                 i++;
             }
         }
@@ -83,15 +83,37 @@ final class ReportFixture {
         rows.add(new ReportRow(new ExperimentRow("eventpipe-lockless", "eventpipe-stress", laptop.name(), params,
                 "current,reservation=under-lock", 1000, "current", 1500,
                 Published.delta(63.9, "runtime #50797, 2017 MacBook Pro: events read +63.9 %"),
-                events(40_000, 960_000), events(60_000, 1_140_000), Optional.empty(), 10, false, 1000, 1000), laptop, 1));
+                events(40_000, 960_000), events(60_000, 1_140_000), Optional.empty(), 10, false, 1000, 1000, 1L), laptop, 1));
         MachineProfile xeon = MachinePresets.byName("ivybridge-e7-4x12");
         rows.add(new ReportRow(new ExperimentRow("eventpipe-lockless", "eventpipe-stress", xeon.name(), params,
                 "current,reservation=under-lock", Double.NaN, "current", 2000,
                 Published.direction(Published.Direction.RIGHT_BETTER, "runtime #50797: improvements also reported"),
                 Map.of(), events(80_000, 20_000), Optional.of("budget exhausted, \"virtual\" time (reproduce: x)"), 10,
-                false, 1000, 1000), xeon, 1));
+                false, 1000, 1000, 1L), xeon, 1));
         return new ReportSection("eventpipe-lockless", "EventPipe's buffer reservation, fixture.",
                 "current,reservation=under-lock", "current", List.of(), Map.of(), rows);
+    }
+
+    /**
+     * Two rows over three seeds with noise: one whose per-seed Δ straddles 0 against a published
+     * improvement (neutral), one that gains on every seed (agrees).
+     */
+    static ReportSection seeded() {
+        MachineProfile kabylake = MachinePresets.byName("kabylake-e3-1245v6");
+        String params = "threads=1pc,delay=0,warmup=2ms,window=4ms";
+        Published published = Published.delta(34, "dotnet/corert #7569: MresWaitDrainRate");
+        List<ReportRow> rows = List.of(
+                new ReportRow(new ExperimentRow("normalized-spin", "mres-wait-drain-rate", kabylake.name(), params,
+                        "corert-2019-before", 200, "corert-2019-after", 210, published, Map.of(), Map.of(),
+                        Optional.empty(), 10, false, 1000, 1000, List.of(1L, 2L, 3L), List.of(180.0, 200.0, 230.0),
+                        List.of(250.0, 210.0, 190.0)), kabylake, 1),
+                new ReportRow(new ExperimentRow("normalized-spin", "mres-wait-drain-rate", kabylake.name(),
+                        "threads=2pc,delay=0,warmup=2ms,window=4ms", "corert-2019-before", 200, "corert-2019-after",
+                        262, published, Map.of(), Map.of(), Optional.empty(), 10, false, 1000, 1000,
+                        List.of(1L, 2L, 3L), List.of(190.0, 200.0, 210.0), List.of(250.0, 262.0, 270.0)),
+                        kabylake, 1));
+        return new ReportSection("normalized-spin", "Normalized PAUSE, fixture over three seeds.",
+                "corert-2019-before", "corert-2019-after", List.of(), Map.of(), rows, true);
     }
 
     private static Map<String, Double> events(double read, double dropped) {

@@ -24,7 +24,7 @@ class ReportSectionTest {
                 && r.machine().pauseCycles() == 300);
         List<ExperimentRow> results = experiment.rows().stream().map(p -> new ExperimentRow(experiment.name(),
                 p.workload().name(), p.machine().name(), p.workload().parameters(), "legacy", 1, "current", 2,
-                p.published(), Map.of(), Map.of(), Optional.empty(), 0, false, 1000, 1000)).toList();
+                p.published(), Map.of(), Map.of(), Optional.empty(), 0, false, 1000, 1000, 1L)).toList();
 
         ReportSection section = ReportSection.of(experiment, results);
 
@@ -40,7 +40,7 @@ class ReportSectionTest {
     void shouldRejectResultsWhenTheyAreNotThePlannedRows() {
         Experiment experiment = Experiments.byName("monitor-convoy");
         ExperimentRow stranger = new ExperimentRow("monitor-convoy", "quwi", "skylake-i7-6700", "x", "l", 1, "r", 1,
-                experiment.rows().get(0).published(), Map.of(), Map.of(), Optional.empty(), 0, false, 1000, 1000);
+                experiment.rows().get(0).published(), Map.of(), Map.of(), Optional.empty(), 0, false, 1000, 1000, 1L);
 
         assertThatThrownBy(() -> ReportSection.of(experiment, List.of(stranger)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 results for 6 planned rows");
@@ -65,7 +65,7 @@ class ReportSectionTest {
         List<ReportRow> rows = IntStream.rangeClosed(1, ReportSection.MAX_TABLES_PER_MACHINE + 1).mapToObj(pause -> {
             MachineProfile machine = Experiments.futureMachine(pause, 4);
             return new ReportRow(new ExperimentRow("sweep", "w", machine.name(), "threads=1pc", "l", 1, "r", 2,
-                    Published.none(), Map.of(), Map.of(), Optional.empty(), 0, false, 1000, 1000), machine, 1);
+                    Published.none(), Map.of(), Map.of(), Optional.empty(), 0, false, 1000, 1000, 1L), machine, 1);
         }).toList();
 
         List<ResultTable> few = new ReportSection("sweep", "", "l", "r", List.of(), Map.of(),

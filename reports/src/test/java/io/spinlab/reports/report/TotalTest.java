@@ -17,7 +17,7 @@ class TotalTest {
     private static ReportRow row(double left, double right) {
         return new ReportRow(new ExperimentRow("e", "w", "skylake-i7-6700", "threads=1pc", "l", left, "r", right,
                 Published.none(), Map.of(), Map.of(), Double.isNaN(left) ? Optional.of("failed") : Optional.empty(),
-                0, false, 1000, 1000), MachinePresets.byName("skylake-i7-6700"), 1);
+                0, false, 1000, 1000, 1L), MachinePresets.byName("skylake-i7-6700"), 1);
     }
 
     @Test

@@ -122,6 +122,12 @@ final class Engine {
     /** The platform of this engine's simulation (set once by Simulation). */
     SimulatedPlatform platform;
     private final SimRandom faultRandom;
+    /** Draws the run-to-run noise (null with noise off): wake latency, PAUSE and clock-read costs, timer phases. */
+    private final SimRandom noiseRandom;
+    private final double wakeJitter;
+    private final double costJitter;
+    /** Processors whose first slice still takes a random timer phase (with noise on). */
+    private final boolean[] pendingPhase;
     private final SimRandom platformRandom;
     private final EventQueue queue = new EventQueue();
     private final ArrayList<SimThread> threads = new ArrayList<>();
@@ -165,7 +171,7 @@ final class Engine {
     private SimThread blockedOutside;
 
     Engine(MachineProfile machine, long seed, Faults faults, Budgets budgets, boolean traceOn, long traceLimit,
-            String context, boolean memoryModel, int schedulingPoints, FieldLayouts layouts) {
+            String context, boolean memoryModel, int schedulingPoints, FieldLayouts layouts, boolean noise) {
         this.machine = machine;
         this.costs = OsCosts.of(machine);
         this.scheduler = new Scheduler(machine.logicalProcessors(), costs.timeSlicePicos());
@@ -177,6 +183,12 @@ final class Engine {
         SimRandom root = new SimRandom(seed);
         this.platformRandom = root.split();
         this.faultRandom = root.split();
+        // Split after the others, so that turning noise on leaves their streams as they were.
+        this.noiseRandom = noise ? root.split() : null;
+        this.wakeJitter = machine.wakeJitterPercent() / 100;
+        this.costJitter = machine.costJitterPercent() / 100;
+        this.pendingPhase = new boolean[machine.logicalProcessors()];
+        java.util.Arrays.fill(pendingPhase, noise);
         this.trace = traceOn ? new TraceRecorder(machine.logicalProcessors(), traceLimit) : null;
         this.schedulingLog = schedulingPoints > 0 ? new SchedulingLog(schedulingPoints, layouts) : null;
         this.preemptionPicos = OsCosts.toPicos(faults.preemptionNanos());
@@ -624,10 +636,10 @@ final class Engine {
             logPoint(t, kind);
         }
         switch (kind) {
-            case SimThread.REQ_PAUSE -> pauseFor(t, work, costs.pausePicos((int) t.reqArg));
+            case SimThread.REQ_PAUSE -> pauseFor(t, work, jittered(costs.pausePicos((int) t.reqArg), costJitter));
             case SimThread.REQ_CLOCK -> {
                 t.reqResult = readClock(later(work));
-                continueAfter(t, work, costs.clockReadPicos(), Activity.WORKING);
+                continueAfter(t, work, jittered(costs.clockReadPicos(), costJitter), Activity.WORKING);
             }
             case SimThread.REQ_CHARGE -> continueAfter(t, work, costs.atLeastFloor(t.reqArg), Activity.WORKING);
             case SimThread.REQ_YIELD -> yieldProcessor(t);
@@ -777,7 +789,7 @@ final class Engine {
         while (!interrupted.isEmpty()) {
             SimThread t = interrupted.poll();
             if (t.state == ThreadState.PARKED || t.state == ThreadState.SLEEPING) {
-                scheduleWake(t, later(costs.wakeLatencyPicos()), SimThread.CAUSE_INTERRUPT, -1);
+                scheduleWake(t, later(wakeLatency()), SimThread.CAUSE_INTERRUPT, -1);
             }
         }
     }
@@ -809,6 +821,23 @@ final class Engine {
             trace.processorRun(t.processor, t.index, now, end);
         }
         queue.add(end, Event.RESUME, t, 0);
+    }
+
+    /** One wake-up's latency: the machine's, with its noise when noise is on. */
+    private long wakeLatency() {
+        return jittered(costs.wakeLatencyPicos(), wakeJitter);
+    }
+
+    /**
+     * {@code picos} times a uniform draw in [1 − fraction, 1 + fraction] with noise on (rounded
+     * to the picosecond, never negative); {@code picos} itself with noise off.
+     */
+    private long jittered(long picos, double fraction) {
+        if (noiseRandom == null || fraction == 0 || picos == 0) {
+            return picos;
+        }
+        double factor = 1 + fraction * (2 * noiseRandom.nextDouble() - 1);
+        return Math.max(0, Math.round(picos * factor));
     }
 
     private long readClock(long at) {
@@ -876,12 +905,12 @@ final class Engine {
         t.wakeToken++;
         long timeoutNanos = t.reqArg;
         if (timeoutNanos >= 0) {
-            scheduleWake(t, later(OsCosts.toPicos(timeoutNanos), costs.wakeLatencyPicos()), SimThread.CAUSE_TIMEOUT,
+            scheduleWake(t, later(OsCosts.toPicos(timeoutNanos), wakeLatency()), SimThread.CAUSE_TIMEOUT,
                     -1);
         }
         if (faults.spuriousWakeupRate() > 0 && faultRandom.chance(faults.spuriousWakeupRate())) {
             long delay = faultRandom.nextLong(spuriousMaxPicos + 1);
-            scheduleWake(t, later(delay, costs.wakeLatencyPicos()), SimThread.CAUSE_SPURIOUS, -1);
+            scheduleWake(t, later(delay, wakeLatency()), SimThread.CAUSE_SPURIOUS, -1);
         }
         t.contextSwitches++;
         int p = t.processor;
@@ -905,7 +934,7 @@ final class Engine {
                 // nothing to wake
             }
             case PARKED -> {
-                long latency = costs.wakeLatencyPicos();
+                long latency = wakeLatency();
                 if (faults.delayedWakeupRate() > 0 && faultRandom.chance(faults.delayedWakeupRate())) {
                     latency += faultRandom.nextLong(delayedWakeMaxPicos + 1);
                 }
@@ -994,7 +1023,15 @@ final class Engine {
         }
         t.state = ThreadState.RUNNING;
         t.processor = p;
-        scheduler.occupy(p, t.index, begin);
+        long sliceStart = begin;
+        if (pendingPhase[p]) {
+            // The processor's timer has a phase of its own: its first slice ends anywhere within
+            // one slice, so that processors do not preempt in lockstep at multiples of the slice
+            // after the run's start.
+            pendingPhase[p] = false;
+            sliceStart = begin - noiseRandom.nextLong(scheduler.timeSlicePicos());
+        }
+        scheduler.occupy(p, t.index, sliceStart);
         digest.record(begin, DIGEST_DISPATCH, t.index, p, 0);
         queue.add(begin, Event.RESUME, t, 0);
     }
@@ -1072,7 +1109,7 @@ final class Engine {
         String spec = MachineSpec.describe(machine);
         String machineText = spec.contains(" ") ? "'" + spec + "'" : spec;
         return "machine=" + machineText + (context.isEmpty() ? "" : " " + context) + " seed=" + seed + " faults="
-                + faults.describe() + (memory != null ? " memory=on" : "");
+                + faults.describe() + (memory != null ? " memory=on" : "") + (noiseRandom != null ? " noise=on" : "");
     }
 
     private String report() {

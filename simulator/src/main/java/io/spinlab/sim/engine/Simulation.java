@@ -103,7 +103,8 @@ public final class Simulation {
     private Simulation(Builder builder) {
         this.engine = new Engine(builder.machine, builder.seed, builder.faults, builder.budgets, builder.trace,
                 builder.traceLimit, builder.context, builder.memoryModel, builder.schedulingPoints,
-                builder.schedulingPoints > 0 && builder.memoryModel ? builder.guestLoader().layouts() : null);
+                builder.schedulingPoints > 0 && builder.memoryModel ? builder.guestLoader().layouts() : null,
+                builder.noise);
         this.platform = new SimulatedPlatform(this, engine);
         this.engine.platform = platform;
         this.toInitialize = List.copyOf(builder.initialize);
@@ -220,6 +221,7 @@ public final class Simulation {
         private String context = "";
         private final List<Class<?>> initialize = new ArrayList<>();
         private boolean memoryModel;
+        private boolean noise;
         private final List<String> guestPrefixes = new ArrayList<>(GuestClassLoader.DEFAULT_GUEST_PREFIXES);
         private GuestClassLoader.Transform guestTransform;
         private GuestClassLoader transformedLoader;
@@ -301,6 +303,25 @@ public final class Simulation {
         public Builder memoryModel(boolean on) {
             this.memoryModel = on;
             return this;
+        }
+
+        /**
+         * Turns run-to-run noise on or off (default off): with it on, each wake-up's latency and
+         * each PAUSE batch's and clock read's cost vary by the machine's
+         * {@code wakeJitterPercent} and {@code costJitterPercent} (uniform, symmetric, so the
+         * means stay the machine's), and each processor's first time slice ends at a random
+         * point within one slice (its timer's phase), all drawn from the seed: the same seed
+         * gives the same run, and different seeds sample the spread a real machine shows from
+         * run to run. Off, every cost is its mean, for tests that pin exact times.
+         */
+        public Builder noise(boolean on) {
+            this.noise = on;
+            return this;
+        }
+
+        /** Whether {@link #noise(boolean)} is on. */
+        public boolean noiseOn() {
+            return noise;
         }
 
         /** Whether {@link #memoryModel(boolean)} is on. */

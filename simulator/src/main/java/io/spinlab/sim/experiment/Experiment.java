@@ -34,7 +34,10 @@ import java.util.function.Predicate;
  * }</pre>
  *
  * <p>Immutable; {@link #run} may be called any number of times and gives the same rows each
- * time (simulated runs are deterministic; only {@link ExperimentRow#wallMillis()} varies). A
+ * time (simulated runs are deterministic per seed, noise included; only
+ * {@link ExperimentRow#wallMillis()} varies). {@link #withSeeds} runs each row over several
+ * seeds and {@link #withNoise} turns on the machine's run-to-run noise, which together give each
+ * row a spread. A
  * run that does not complete (deadlock, budget) does not stop the experiment: its row records
  * the failure and the line that reproduces it.
  */
@@ -52,6 +55,8 @@ public final class Experiment {
     private final List<String> publishedSummary;
     private final Map<String, Published> publishedTotals;
     private final boolean memoryModel;
+    private final int seeds;
+    private final boolean noise;
 
     /**
      * @param name             the experiment's fixed name
@@ -63,12 +68,15 @@ public final class Experiment {
      */
     public Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
             List<String> publishedSummary) {
-        this(name, description, left, right, rows, publishedSummary, Map.of(), true);
+        this(name, description, left, right, rows, publishedSummary, Map.of(), true, 1, false);
     }
 
     private Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
-            List<String> publishedSummary, Map<String, Published> publishedTotals, boolean memoryModel) {
+            List<String> publishedSummary, Map<String, Published> publishedTotals, boolean memoryModel, int seeds,
+            boolean noise) {
         this.memoryModel = memoryModel;
+        this.seeds = seeds;
+        this.noise = noise;
         this.publishedTotals = Collections.unmodifiableMap(new LinkedHashMap<>(publishedTotals));
         this.name = Objects.requireNonNull(name, "name");
         this.description = Objects.requireNonNull(description, "description");
@@ -122,7 +130,8 @@ public final class Experiment {
         Objects.requireNonNull(total, "total");
         Map<String, Published> totals = new LinkedHashMap<>(publishedTotals);
         totals.put(machine, total);
-        return new Experiment(name, description, left, right, rows, publishedSummary, totals, memoryModel);
+        return new Experiment(name, description, left, right, rows, publishedSummary, totals, memoryModel, seeds,
+                noise);
     }
 
     /**
@@ -139,7 +148,8 @@ public final class Experiment {
                 totals.put(machine, total);
             }
         });
-        return new Experiment(name, description, left, right, kept, publishedSummary, totals, memoryModel);
+        return new Experiment(name, description, left, right, kept, publishedSummary, totals, memoryModel, seeds,
+                noise);
     }
 
     /**
@@ -153,7 +163,8 @@ public final class Experiment {
      * {@linkplain PlannedRow#source() source} and parameters.
      */
     public Experiment withMemoryModel(boolean on) {
-        return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, on);
+        return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, on, seeds,
+                noise);
     }
 
     /**
@@ -171,7 +182,7 @@ public final class Experiment {
         List<PlannedRow> scaled = rows.stream().map(r -> new PlannedRow(scaleWindow(r, factor), r.machine(),
                 r.published(), r.seed(), r.source())).toList();
         return new Experiment(name, description, left, right, scaled, publishedSummary, publishedTotals,
-                memoryModel);
+                memoryModel, seeds, noise);
     }
 
     private static Workload scaleWindow(PlannedRow row, double factor) {
@@ -190,6 +201,42 @@ public final class Experiment {
         return row.source().create(String.join(",", parts));
     }
 
+    /** Most seeds one row may run over. */
+    public static final int MAX_SEEDS = 100;
+
+    /**
+     * This experiment with every row run over {@code count} seeds: the row's own seed and the
+     * {@code count − 1} after it, both tunings with each (see {@link ExperimentRow}).
+     *
+     * @throws IllegalArgumentException if {@code count} is not in 1..{@value #MAX_SEEDS}
+     */
+    public Experiment withSeeds(int count) {
+        if (count < 1 || count > MAX_SEEDS) {
+            throw new IllegalArgumentException("seeds = " + count + " is out of range; allowed 1.." + MAX_SEEDS);
+        }
+        return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
+                count, noise);
+    }
+
+    /** How many seeds each row runs over. */
+    public int seeds() {
+        return seeds;
+    }
+
+    /**
+     * This experiment with run-to-run noise on or off in every simulation (see {@code
+     * Simulation.Builder.noise}); off by default, so that each seed's run is the machine's means.
+     */
+    public Experiment withNoise(boolean on) {
+        return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
+                seeds, on);
+    }
+
+    /** Whether simulations run with noise; see {@link #withNoise}. */
+    public boolean noise() {
+        return noise;
+    }
+
     /** Whether rows run with the memory model on; see {@link #withMemoryModel}. */
     public boolean memoryModel() {
         return memoryModel;
@@ -201,8 +248,10 @@ public final class Experiment {
     }
 
     /**
-     * Runs every row, {@code parallelism} rows at a time (each simulation runs on one platform
-     * thread of its own), and returns the rows in plan order.
+     * Runs every row over the experiment's {@linkplain #seeds() seeds}, {@code parallelism}
+     * simulations of one seed's pair at a time (each on one platform thread of its own), and
+     * returns the rows in plan order. The pairs run longest first (by threads × virtual time),
+     * so that one long row does not run alone at the end.
      */
     public List<ExperimentRow> run(ProgressListener listener, int parallelism) {
         Objects.requireNonNull(listener, "listener");
@@ -211,29 +260,48 @@ public final class Experiment {
         }
         int total = rows.size();
         Object progressLock = new Object();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, Math.max(1, total)),
+        SeedRun[][] done = new SeedRun[total][seeds];
+        int[] remaining = new int[total];
+        java.util.Arrays.fill(remaining, seeds);
+        boolean[] started = new boolean[total];
+        ExperimentRow[] results = new ExperimentRow[total];
+        List<int[]> tasks = new ArrayList<>();
+        for (int i = 0; i < total; i++) {
+            for (int k = 0; k < seeds; k++) {
+                tasks.add(new int[] {i, k});
+            }
+        }
+        tasks.sort(java.util.Comparator.comparingDouble((int[] t) -> -estimatedCost(rows.get(t[0]))));
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, Math.max(1, tasks.size())),
                 Thread.ofPlatform().name("experiment-" + name + "-", 0).daemon(true).factory());
         try {
-            List<Future<ExperimentRow>> futures = new ArrayList<>();
-            for (int i = 0; i < total; i++) {
-                int index = i;
-                PlannedRow row = rows.get(i);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int[] task : tasks) {
+                int index = task[0];
+                int k = task[1];
+                PlannedRow row = rows.get(index);
                 futures.add(pool.submit(() -> {
                     synchronized (progressLock) {
-                        listener.rowStarted(this, index, total, row);
+                        if (!started[index]) {
+                            started[index] = true;
+                            listener.rowStarted(this, index, total, row);
+                        }
                     }
-                    ExperimentRow result = runRow(row);
+                    SeedRun run = runSeed(row, row.seed() + k);
                     synchronized (progressLock) {
-                        listener.rowFinished(this, index, total, result);
+                        done[index][k] = run;
+                        if (--remaining[index] == 0) {
+                            results[index] = combine(row, List.of(done[index]));
+                            listener.rowFinished(this, index, total, results[index]);
+                        }
                     }
-                    return result;
+                    return null;
                 }));
             }
-            List<ExperimentRow> results = new ArrayList<>(total);
-            for (Future<ExperimentRow> f : futures) {
-                results.add(f.get());
+            for (Future<?> f : futures) {
+                f.get();
             }
-            return results;
+            return List.of(results);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("experiment " + name + " was interrupted", e);
@@ -244,24 +312,83 @@ public final class Experiment {
         }
     }
 
-    /** Runs one row under both tunings, on the calling thread. */
+    /** Runs one row under both tunings over every seed, on the calling thread. */
     public ExperimentRow runRow(PlannedRow row) {
+        List<SeedRun> runs = new ArrayList<>();
+        for (int k = 0; k < seeds; k++) {
+            runs.add(runSeed(row, row.seed() + k));
+        }
+        return combine(row, runs);
+    }
+
+    /** A row's virtual work, threads × (warm-up + window), to run the longest first; 0 when unknown. */
+    private static double estimatedCost(PlannedRow row) {
+        if (!(row.workload() instanceof io.spinlab.sim.workload.WindowedWorkload windowed)) {
+            return 0;
+        }
+        int threads = windowed.threads().resolve(row.machine().logicalProcessors());
+        return (double) threads * (windowed.window().warmupNanos() + windowed.window().measureNanos());
+    }
+
+    /** The two runs of one seed, reduced to what a row keeps. */
+    private record SeedRun(long seed, double leftScore, double rightScore, long leftOperations,
+                           long rightOperations, Map<String, Double> leftMetrics, Map<String, Double> rightMetrics,
+                           List<String> failures, long wallMillis) {
+    }
+
+    private SeedRun runSeed(PlannedRow row, long seed) {
         long start = System.nanoTime();
-        SimulatedRun l = simulate(row, left);
-        SimulatedRun r = simulate(row, right);
+        SimulatedRun l = simulate(row, left, seed);
+        SimulatedRun r = simulate(row, right, seed);
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         List<String> failures = new ArrayList<>();
         double leftScore = score(l, failures);
         double rightScore = score(r, failures);
-        return new ExperimentRow(name, row.workload().name(), row.machine().name(), row.workload().parameters(),
-                left.describe(), leftScore, right.describe(), rightScore, row.published(), metrics(l), metrics(r),
-                failures.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", failures)), wallMillis,
-                memoryModel, operations(l), operations(r));
+        return new SeedRun(seed, leftScore, rightScore, operations(l), operations(r), metrics(l), metrics(r),
+                failures, wallMillis);
     }
 
-    private SimulatedRun simulate(PlannedRow row, Tuning tuning) {
-        Simulation.Builder simulation = Simulation.builder(row.machine()).seed(row.seed()).faults(Faults.none())
-                .budgets(ROW_BUDGETS);
+    /**
+     * One row from its seeds' runs: the scores of every seed, their medians as the row's scores,
+     * the fewest operations any seed counted, the metrics of the seed whose Δ is the median, and
+     * every failure with its seed.
+     */
+    private ExperimentRow combine(PlannedRow row, List<SeedRun> runs) {
+        List<Long> seedList = runs.stream().map(SeedRun::seed).toList();
+        List<Double> leftScores = runs.stream().map(SeedRun::leftScore).toList();
+        List<Double> rightScores = runs.stream().map(SeedRun::rightScore).toList();
+        List<String> failures = new ArrayList<>();
+        for (SeedRun run : runs) {
+            for (String failure : run.failures()) {
+                failures.add(runs.size() > 1 ? "seed " + run.seed() + ": " + failure : failure);
+            }
+        }
+        boolean failed = !failures.isEmpty();
+        double leftScore = failed ? Double.NaN : Spread.of(leftScores).median();
+        double rightScore = failed ? Double.NaN : Spread.of(rightScores).median();
+        SeedRun typical = medianDeltaRun(runs);
+        long leftOps = runs.stream().mapToLong(SeedRun::leftOperations).min().orElse(-1);
+        long rightOps = runs.stream().mapToLong(SeedRun::rightOperations).min().orElse(-1);
+        long wallMillis = runs.stream().mapToLong(SeedRun::wallMillis).sum();
+        return new ExperimentRow(name, row.workload().name(), row.machine().name(), row.workload().parameters(),
+                left.describe(), leftScore, right.describe(), rightScore, row.published(), typical.leftMetrics(),
+                typical.rightMetrics(), failed ? Optional.of(String.join("; ", failures)) : Optional.empty(),
+                wallMillis, memoryModel, leftOps, rightOps, seedList, leftScores, rightScores);
+    }
+
+    /** The seed whose Δ is the median (the lower middle one of an even count); the first if any Δ is not a number. */
+    private static SeedRun medianDeltaRun(List<SeedRun> runs) {
+        List<SeedRun> sorted = new ArrayList<>(runs);
+        if (sorted.stream().anyMatch(r -> Double.isNaN(deltaPercent(r.leftScore(), r.rightScore())))) {
+            return runs.getFirst();
+        }
+        sorted.sort(java.util.Comparator.comparingDouble(r -> deltaPercent(r.leftScore(), r.rightScore())));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    private SimulatedRun simulate(PlannedRow row, Tuning tuning, long seed) {
+        Simulation.Builder simulation = Simulation.builder(row.machine()).seed(seed).faults(Faults.none())
+                .budgets(ROW_BUDGETS).noise(noise);
         if (!memoryModel) {
             return WorkloadRunner.simulate(row.workload(), tuning, simulation);
         }

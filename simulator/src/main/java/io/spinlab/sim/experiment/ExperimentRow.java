@@ -12,7 +12,10 @@ import java.util.OptionalDouble;
 /**
  * One row of an experiment's result: a workload on a machine under the left and the right
  * tuning, the two scores (operations per virtual ms), their Δ %, and the published figure or
- * direction beside them.
+ * direction beside them. A row run over several seeds keeps every seed's scores; its
+ * {@code leftScore} and {@code rightScore} are then the medians, and the spread of the per-seed
+ * Δ decides whether the difference is distinguishable from run-to-run noise
+ * ({@link #neutral()}).
  *
  * @param experiment   the experiment's name
  * @param workload     the workload's name
@@ -30,13 +33,18 @@ import java.util.OptionalDouble;
  * @param memoryModel  whether the runs charged shared-memory accesses (the simulator's memory model);
  *                     scores of the two modes are not comparable
  * @param leftOperations  operations the left run counted in its window; −1 if it failed
- * @param rightOperations operations the right run counted in its window; −1 if it failed
+ * @param rightOperations operations the right run counted in its window; −1 if it failed (over
+ *                        several seeds, the fewest any seed counted, for either side)
+ * @param seeds        the seeds the row ran with, in order; one for a single run
+ * @param leftScores   the left score of each seed, in seed order
+ * @param rightScores  the right score of each seed, in seed order
  */
 public record ExperimentRow(String experiment, String workload, String machine, String parameters,
                             String leftTuning, double leftScore, String rightTuning, double rightScore,
                             Published published, Map<String, Double> leftMetrics, Map<String, Double> rightMetrics,
                             Optional<String> failure, long wallMillis, boolean memoryModel, long leftOperations,
-                            long rightOperations) {
+                            long rightOperations, List<Long> seeds, List<Double> leftScores,
+                            List<Double> rightScores) {
 
     /** Fewer operations than this in a window make no score: a 0 or 1 says nothing about the primitive. */
     public static final long MIN_OPERATIONS = 100;
@@ -52,6 +60,63 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         leftMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(leftMetrics));
         rightMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(rightMetrics));
         Objects.requireNonNull(failure, "failure");
+        seeds = List.copyOf(seeds);
+        leftScores = List.copyOf(leftScores);
+        rightScores = List.copyOf(rightScores);
+        if (seeds.isEmpty() || leftScores.size() != seeds.size() || rightScores.size() != seeds.size()) {
+            throw new IllegalArgumentException("one left and one right score per seed; got " + seeds.size()
+                    + " seeds, " + leftScores.size() + " left and " + rightScores.size() + " right scores");
+        }
+    }
+
+    /** A row of one run with {@code seed}. */
+    public ExperimentRow(String experiment, String workload, String machine, String parameters, String leftTuning,
+            double leftScore, String rightTuning, double rightScore, Published published,
+            Map<String, Double> leftMetrics, Map<String, Double> rightMetrics, Optional<String> failure,
+            long wallMillis, boolean memoryModel, long leftOperations, long rightOperations, long seed) {
+        this(experiment, workload, machine, parameters, leftTuning, leftScore, rightTuning, rightScore, published,
+                leftMetrics, rightMetrics, failure, wallMillis, memoryModel, leftOperations, rightOperations,
+                List.of(seed), List.of(leftScore), List.of(rightScore));
+    }
+
+    /** Δ % of each seed: that seed's right score against its left score. */
+    public List<Double> deltaPercents() {
+        List<Double> deltas = new ArrayList<>();
+        for (int i = 0; i < seeds.size(); i++) {
+            deltas.add(Experiment.deltaPercent(leftScores.get(i), rightScores.get(i)));
+        }
+        return deltas;
+    }
+
+    /** The spread of the left scores over the seeds; empty for a failed row. */
+    public Optional<Spread> leftSpread() {
+        return completed() ? Optional.of(Spread.of(leftScores)) : Optional.empty();
+    }
+
+    /** The spread of the right scores over the seeds; empty for a failed row. */
+    public Optional<Spread> rightSpread() {
+        return completed() ? Optional.of(Spread.of(rightScores)) : Optional.empty();
+    }
+
+    /**
+     * The spread of the per-seed Δ %, when the row ran with two or more seeds, completed, and
+     * every Δ is finite; empty otherwise.
+     */
+    public Optional<Spread> deltaSpread() {
+        List<Double> deltas = deltaPercents();
+        if (seeds.size() < 2 || !completed() || deltas.stream().anyMatch(d -> !Double.isFinite(d))) {
+            return Optional.empty();
+        }
+        return Optional.of(Spread.of(deltas));
+    }
+
+    /**
+     * True when the row ran over two or more seeds and the 95 % interval of its per-seed Δ
+     * holds 0: the difference between the tunings is not distinguishable from the run-to-run
+     * spread, whatever the medians say.
+     */
+    public boolean neutral() {
+        return deltaSpread().map(d -> d.low95() <= 0 && d.high95() >= 0).orElse(false);
     }
 
     /** (right − left) / left × 100; see {@link Experiment#deltaPercent(double, double)}. */
@@ -59,13 +124,24 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         return Experiment.deltaPercent(leftScore, rightScore);
     }
 
-    /** How the simulated direction compares with the published one. */
+    /**
+     * How the simulated direction compares with the published one. A {@linkplain #neutral()
+     * neutral} row agrees with a published "not worse" or "neutral", and is {@link
+     * Verdict#NEUTRAL} against a published improvement: it neither confirms nor contradicts it.
+     */
     public Verdict verdict() {
         if (failure.isPresent()) {
             return Verdict.FAILED;
         }
         if (notMeasurable().isPresent()) {
             return Verdict.NOT_MEASURABLE;
+        }
+        if (neutral()) {
+            return switch (published.direction()) {
+                case RIGHT_BETTER -> Verdict.NEUTRAL;
+                case NOT_WORSE, NEUTRAL -> Verdict.AGREES;
+                case NONE -> Verdict.NO_CLAIM;
+            };
         }
         return published.judge(deltaPercent());
     }

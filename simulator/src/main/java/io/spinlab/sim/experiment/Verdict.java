@@ -11,6 +11,11 @@ public enum Verdict {
     AGREES,
     /** The simulated direction contradicts the published one (a finding to explain, never to tune away). */
     DISAGREES,
+    /**
+     * The published figure is an improvement, and the simulated Δ is within its run-to-run
+     * spread (see {@link ExperimentRow#neutral()}): it neither confirms nor contradicts it.
+     */
+    NEUTRAL,
     /** Nothing was published about this row. */
     NO_CLAIM,
     /**

@@ -48,8 +48,9 @@ import java.util.Objects;
  *       {@code physicalCores} and {@code logicalProcessors} keeps the preset's threads per core
  *       (see {@link MachineProfile.Builder}).</li>
  *   <li>Without {@code base}, every field must be given except {@code description}
- *       (default empty), {@code cacheLineBytes} (default 64) and {@code cyclesPerBytecode}
- *       (default 1); the missing ones are listed.</li>
+ *       (default empty), {@code cacheLineBytes} (default 64), {@code cyclesPerBytecode}
+ *       (default 1), {@code wakeJitterPercent} (default 50) and {@code costJitterPercent}
+ *       (default 5); the missing ones are listed.</li>
  *   <li>Whole-number fields take integer literals; number fields take any finite number;
  *       {@code name}, {@code description} and {@code base} take strings.</li>
  * </ul>
@@ -277,7 +278,8 @@ public final class MachineProfileFiles {
         List<String> missing = new ArrayList<>();
         for (MachineField field : MachineField.values()) {
             boolean optional = field == MachineField.DESCRIPTION || field == MachineField.CACHE_LINE_BYTES
-                    || field == MachineField.CYCLES_PER_BYTECODE;
+                    || field == MachineField.CYCLES_PER_BYTECODE || field == MachineField.WAKE_JITTER_PERCENT
+                    || field == MachineField.COST_JITTER_PERCENT;
             if (!optional && !values.containsKey(field)) {
                 missing.add(field.fieldName());
             }
@@ -285,7 +287,8 @@ public final class MachineProfileFiles {
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException(source + ": missing " + String.join(", ", missing)
                     + "; a file without \"" + BASE_KEY + "\" gives every field (all but description, "
-                    + "cacheLineBytes and cyclesPerBytecode), or starts from a preset with \"" + BASE_KEY + "\": one of "
+                    + "cacheLineBytes, cyclesPerBytecode, wakeJitterPercent and costJitterPercent), or starts from a "
+                    + "preset with \"" + BASE_KEY + "\": one of "
                     + String.join(", ", MachinePresets.names()));
         }
         // Every required field is set below; the builder's defaults only fill the optional ones.

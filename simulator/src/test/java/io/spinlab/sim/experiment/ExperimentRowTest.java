@@ -2,6 +2,7 @@ package io.spinlab.sim.experiment;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,7 +14,7 @@ class ExperimentRowTest {
     private static ExperimentRow row(double left, double right, long leftOps, long rightOps,
             Optional<String> failure) {
         return new ExperimentRow("e", "w", "m", "threads=1pc", "l", left, "r", right,
-                Published.delta(30, "a PR"), Map.of(), Map.of(), failure, 0, true, leftOps, rightOps);
+                Published.delta(30, "a PR"), Map.of(), Map.of(), failure, 0, true, leftOps, rightOps, 1L);
     }
 
     @Test
@@ -54,7 +55,7 @@ class ExperimentRowTest {
         assertThat(row(Double.NaN, 100, -1, 400, Optional.of("deadlock")).errorFactor()).isEmpty();
         ExperimentRow noFigure = new ExperimentRow("e", "w", "m", "p", "l", 100, "r", 200,
                 Published.direction(Published.Direction.RIGHT_BETTER, "a PR"), Map.of(), Map.of(), Optional.empty(), 0,
-                true, 400, 800);
+                true, 400, 800, 1L);
         assertThat(noFigure.errorFactor()).isEmpty();
     }
 
@@ -72,7 +73,62 @@ class ExperimentRowTest {
         assertThat(Fidelity.of(java.util.List.of()).describe()).isEqualTo("no published figure measured");
         // Equal scores against a published +100 %: a factor of 2, within 2× whatever the rounding.
         ExperimentRow doubled = new ExperimentRow("e", "w", "m", "p", "l", 316.25, "r", 316.25,
-                Published.delta(100, "a PR"), Map.of(), Map.of(), Optional.empty(), 0, true, 1265, 1265);
+                Published.delta(100, "a PR"), Map.of(), Map.of(), Optional.empty(), 0, true, 1265, 1265, 1L);
         assertThat(Fidelity.of(java.util.List.of(doubled)).withinTwo()).isEqualTo(1);
+    }
+
+    private static ExperimentRow seeded(Published published, List<Double> left, List<Double> right) {
+        double leftMedian = Spread.of(left).median();
+        double rightMedian = Spread.of(right).median();
+        return new ExperimentRow("e", "w", "m", "p", "l", leftMedian, "r", rightMedian, published, Map.of(), Map.of(),
+                Optional.empty(), 0, true, 1000, 1000, List.of(1L, 2L, 3L), left, right);
+    }
+
+    @Test
+    void shouldComputeThePairedDeltasAndTheirIntervalOverTheSeeds() {
+        ExperimentRow row = seeded(Published.delta(30, "a PR"), List.of(100.0, 200.0, 400.0),
+                List.of(110.0, 260.0, 400.0));
+
+        assertThat(row.leftScore()).isEqualTo(200.0);
+        assertThat(row.rightScore()).isEqualTo(260.0);
+        assertThat(row.deltaPercent()).isEqualTo(30.0);
+        assertThat(row.deltaPercents()).containsExactly(10.0, 30.0, 0.0);
+        Spread delta = row.deltaSpread().orElseThrow();
+        // mean 40/3, sample sd sqrt(((10-40/3)^2 + (30-40/3)^2 + (40/3)^2) / 2), t(2) = 4.303
+        double mean = 40.0 / 3;
+        double sd = Math.sqrt((Math.pow(10 - mean, 2) + Math.pow(30 - mean, 2) + Math.pow(mean, 2)) / 2);
+        double half = 4.303 * sd / Math.sqrt(3);
+        assertThat(delta.low95()).isCloseTo(mean - half, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(delta.high95()).isCloseTo(mean + half, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(delta.min()).isEqualTo(0.0);
+        assertThat(delta.max()).isEqualTo(30.0);
+        // The interval holds 0: against a published improvement, neither agreement nor disagreement.
+        assertThat(row.neutral()).isTrue();
+        assertThat(row.verdict()).isEqualTo(Verdict.NEUTRAL);
+        // The median Δ alone (+30 %) would have agreed.
+        assertThat(Published.delta(30, "a PR").judge(row.deltaPercent())).isEqualTo(Verdict.AGREES);
+    }
+
+    @Test
+    void shouldAgreeWithAPublishedNotWorseWhenNeutralAndJudgeTheMedianWhenDistinguishable() {
+        List<Double> left = List.of(100.0, 200.0, 400.0);
+        List<Double> wobbly = List.of(110.0, 180.0, 400.0);
+        assertThat(seeded(Published.direction(Published.Direction.NOT_WORSE, "a PR"), left, wobbly).verdict())
+                .isEqualTo(Verdict.AGREES);
+        assertThat(seeded(Published.none(), left, wobbly).verdict()).isEqualTo(Verdict.NO_CLAIM);
+        // Every seed gains 48-52 %: clearly better, so the median decides.
+        ExperimentRow clear = seeded(Published.delta(30, "a PR"), left, List.of(148.0, 300.0, 608.0));
+        assertThat(clear.neutral()).isFalse();
+        assertThat(clear.verdict()).isEqualTo(Verdict.AGREES);
+        ExperimentRow worse = seeded(Published.delta(30, "a PR"), left, List.of(52.0, 100.0, 192.0));
+        assertThat(worse.verdict()).isEqualTo(Verdict.DISAGREES);
+    }
+
+    @Test
+    void shouldHaveNoDeltaIntervalWithOneSeed() {
+        ExperimentRow one = row(100, 200, 1000, 1000, Optional.empty());
+        assertThat(one.deltaSpread()).isEmpty();
+        assertThat(one.neutral()).isFalse();
+        assertThat(one.leftSpread().orElseThrow().values()).containsExactly(100.0);
     }
 }

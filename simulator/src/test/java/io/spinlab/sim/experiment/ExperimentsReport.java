@@ -165,6 +165,7 @@ public final class ExperimentsReport {
         return switch (r.verdict()) {
             case AGREES -> "agrees";
             case DISAGREES -> "**disagrees**";
+            case NEUTRAL -> "neutral (within the seeds' spread)";
             case NO_CLAIM -> "";
             case NOT_MEASURABLE -> "not measurable: " + r.notMeasurable().orElse("");
             case FAILED -> "failed: " + r.failure().orElse("");

@@ -41,7 +41,8 @@ class MachineProfileFilesTest {
                 .contains("\"frequencyGhz\" : 3.4,\n  \"pauseCycles\" : 140,")
                 .contains("\"sleepGranularityNs\" : 15625000,")
                 .doesNotContain("E7")
-                .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 1\n}\n");
+                .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 1,\n  \"wakeJitterPercent\" : 50,\n"
+                        + "  \"costJitterPercent\" : 5\n}\n");
         assertThat(MachineProfileFiles.parse(json, Format.JSON)).isEqualTo(windows);
     }
 
@@ -135,7 +136,7 @@ class MachineProfileFilesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("machine file '" + file + "': unknown key 'pauseCycle'; ")
                 .hasMessageContaining("valid keys: base, name, description, frequencyGhz, pauseCycles,")
-                .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode");
+                .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode, wakeJitterPercent, costJitterPercent");
     }
 
     @Test
@@ -262,7 +263,7 @@ class MachineProfileFilesTest {
     @Test
     void shouldStartWithBaseWhenListingValidKeys() {
         assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes",
-                "cyclesPerBytecode").hasSize(18);
+                "cyclesPerBytecode", "wakeJitterPercent", "costJitterPercent").hasSize(20);
     }
 
     private static MachineProfile parseJson(String fields) {

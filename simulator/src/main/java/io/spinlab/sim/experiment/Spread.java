@@ -1,4 +1,4 @@
-package io.spinlab.junit;
+package io.spinlab.sim.experiment;
 
 import java.util.ArrayList;
 import java.util.Collections;
