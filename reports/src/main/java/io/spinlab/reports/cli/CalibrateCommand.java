@@ -18,8 +18,8 @@ import java.util.concurrent.Callable;
 
 /** {@code spinlab calibrate}: measure this machine, write its profile, compare hardware and simulated runs. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-        description = {"Measure this machine's PAUSE through the production normalization code, build a machine "
-                + "profile for it, run every workload under a few tunings on real threads and in the simulator of that "
+        description = {"Measure this machine's PAUSE through the production normalization code and its OS costs "
+                + "(clock read, park→unpark wake-up and its spread, yield, sleep), build a machine profile from them, run every workload under a few tunings on real threads and in the simulator of that "
                 + "profile, and print both scores and how well their rankings agree (Spearman's rank correlation): the "
                 + "simulator's calibration figure."})
 final class CalibrateCommand implements Callable<Integer> {
@@ -59,6 +59,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),
                 result.host().logicalProcessors());
+        text.println("measured OS costs: " + result.costs().describe());
         TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "simulated ops/ms");
         result.points().forEach(p -> table.row(p.workload(), p.tuning(), ExperimentTables.score(p.hardwareScore()),
                 ExperimentTables.score(p.simulatedScore())));

@@ -24,11 +24,11 @@ final class ExperimentTables {
     /** One experiment's rows as an aligned text table, with a verdict count under it. */
     static String text(Experiment experiment, List<ExperimentRow> rows) {
         TextTable table = new TextTable("workload", "machine", "parameters", experiment.left().describe(),
-                experiment.right().describe(), "Δ %", "published Δ %", "verdict");
+                experiment.right().describe(), "Δ %", "published Δ %", "verdict", "CPU ns/op");
         for (ExperimentRow row : rows) {
             table.row(row.workload(), row.machine(), row.parameters(), Format.score(row, true),
                     Format.score(row, false), Format.delta(row), published(row),
-                    row.verdict().name().toLowerCase(Locale.ROOT).replace('_', ' '));
+                    row.verdict().name().toLowerCase(Locale.ROOT).replace('_', ' '), Format.cpuPerOp(row));
         }
         StringBuilder out = new StringBuilder();
         out.append("== ").append(experiment.name()).append(": ").append(experiment.description()).append('\n');

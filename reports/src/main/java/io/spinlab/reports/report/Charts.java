@@ -1,10 +1,14 @@
 package io.spinlab.reports.report;
 
+import io.spinlab.sim.experiment.ExperimentRow;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.annotations.XYTextAnnotation;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.SymbolAxis;
+import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
@@ -12,20 +16,24 @@ import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.StackedBarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.XYBlockRenderer;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.title.PaintScaleLegend;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.DefaultXYZDataset;
-import org.jfree.data.xy.XYSeries;
-import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.data.xy.YIntervalSeries;
+import org.jfree.data.xy.YIntervalSeriesCollection;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.Polygon;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +65,9 @@ public final class Charts {
     private static final Color RIGHT = new Color(0x27, 0x6f, 0xbf);
     private static final Color READ = new Color(0x2e, 0x8b, 0x57);
     private static final Color DROPPED = new Color(0xe0, 0x8e, 0x3c);
+    private static final Color PUBLISHED = new Color(0x22, 0x22, 0x22);
+    /** A score chart whose values span more than this factor gets a logarithmic axis. */
+    static final double LOG_AXIS_SPAN = 10;
     private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 14);
     private static final Font CELL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
 
@@ -66,8 +77,12 @@ public final class Charts {
     /**
      * Score against thread count (a multiple of the processor count; the multiples the rows try,
      * evenly spaced, as the published tables list them) for the left and the right tuning: a
-     * line per tuning, and per variant of the rows when they have several (e.g. with and without
-     * a delay; dashed after the first). Rows without a thread multiple are left out.
+     * line per tuning (the legend names it), and per variant of the rows when they have several
+     * (e.g. with and without a delay; dashed after the first). Each point is the median over the
+     * row's seeds with the seeds' range as an error bar; where a row has a published Δ, a
+     * diamond marks the right score that Δ implies from the simulated left one. The score axis
+     * is logarithmic when the values span more than 10×. Rows without a thread multiple are left
+     * out.
      *
      * @param title the chart's title
      * @param rows  rows of one workload on one machine
@@ -75,33 +90,68 @@ public final class Charts {
     public static JFreeChart scoresByThreads(String title, List<ReportRow> rows) {
         List<Double> multiples = rows.stream().flatMap(r -> r.threadMultiple().stream()).distinct().sorted()
                 .toList();
-        Map<String, XYSeries> series = new LinkedHashMap<>();
+        String leftName = rows.isEmpty() ? "left" : "left: " + rows.getFirst().result().leftTuning();
+        String rightName = rows.isEmpty() ? "right" : "right: " + rows.getFirst().result().rightTuning();
+        Map<String, YIntervalSeries> series = new LinkedHashMap<>();
         List<String> variants = rows.stream().map(ReportRow::variant).distinct().toList();
         for (String variant : variants) {
             String suffix = variants.size() < 2 || variant.isEmpty() ? "" : ", " + variant;
-            series.put(seriesKey("left", variant), new XYSeries("left" + suffix, true, false));
-            series.put(seriesKey("right", variant), new XYSeries("right" + suffix, true, false));
+            series.put(seriesKey("left", variant), new YIntervalSeries(leftName + suffix, true, false));
+            series.put(seriesKey("right", variant), new YIntervalSeries(rightName + suffix, true, false));
         }
+        YIntervalSeries published = new YIntervalSeries("published Δ applied to the left score", true, false);
+        double lowest = Double.POSITIVE_INFINITY;
+        double highest = 0;
         for (ReportRow row : rows) {
             Optional<Double> multiple = row.threadMultiple();
             if (multiple.isEmpty()) {
                 continue;
             }
             int x = multiples.indexOf(multiple.get());
-            addFinite(series.get(seriesKey("left", row.variant())), x, row.result().leftScore());
-            addFinite(series.get(seriesKey("right", row.variant())), x, row.result().rightScore());
+            ExperimentRow r = row.result();
+            addFinite(series.get(seriesKey("left", row.variant())), x, r.leftScore(), r.leftScores());
+            addFinite(series.get(seriesKey("right", row.variant())), x, r.rightScore(), r.rightScores());
+            if (r.published().deltaPercent().isPresent() && Double.isFinite(r.leftScore())) {
+                double implied = r.leftScore() * (1 + r.published().deltaPercent().getAsDouble() / 100);
+                published.add(x, implied, implied, implied);
+                highest = Math.max(highest, implied);
+                lowest = implied > 0 ? Math.min(lowest, implied) : lowest;
+            }
+            for (double v : concat(r.leftScores(), r.rightScores())) {
+                if (Double.isFinite(v) && v > 0) {
+                    lowest = Math.min(lowest, v);
+                    highest = Math.max(highest, v);
+                }
+            }
         }
-        XYSeriesCollection dataset = new XYSeriesCollection();
+        YIntervalSeriesCollection dataset = new YIntervalSeriesCollection();
         series.values().forEach(dataset::addSeries);
+        boolean withPublished = published.getItemCount() > 0;
+        if (withPublished) {
+            dataset.addSeries(published);
+        }
 
         DecimalFormat multipleFormat = new DecimalFormat("0.##", DecimalFormatSymbols.getInstance(Locale.ROOT));
         SymbolAxis x = new SymbolAxis("threads (× processors)", multiples.stream().map(multipleFormat::format)
                 .toArray(String[]::new));
         x.setGridBandsVisible(false);
         x.setRange(-0.3, multiples.size() - 0.7);
-        NumberAxis y = new NumberAxis("score (ops per ms)");
-        y.setAutoRangeIncludesZero(true);
-        XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        ValueAxis y;
+        if (highest > 0 && highest / lowest > LOG_AXIS_SPAN) {
+            LogAxis log = new LogAxis("score (ops per ms, log scale)");
+            log.setSmallestValue(lowest / 2);
+            log.setNumberFormatOverride(new DecimalFormat("#,##0.#", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+            y = log;
+        } else {
+            NumberAxis linear = new NumberAxis("score (ops per ms)");
+            linear.setAutoRangeIncludesZero(true);
+            y = linear;
+        }
+        XYErrorRenderer renderer = new XYErrorRenderer();
+        renderer.setDrawXError(false);
+        renderer.setDrawYError(true);
+        renderer.setDefaultLinesVisible(true);
+        renderer.setDefaultShapesVisible(true);
         int i = 0;
         for (String variant : variants) {
             BasicStroke stroke = i == 0 ? new BasicStroke(2f)
@@ -112,13 +162,26 @@ public final class Charts {
             renderer.setSeriesStroke(2 * i + 1, stroke);
             i++;
         }
+        if (withPublished) {
+            int index = 2 * variants.size();
+            renderer.setSeriesPaint(index, PUBLISHED);
+            renderer.setSeriesLinesVisible(index, false);
+            renderer.setSeriesShape(index, new Polygon(new int[] {0, 6, 0, -6}, new int[] {-6, 0, 6, 0}, 4));
+        }
         XYPlot plot = new XYPlot(dataset, x, y, renderer);
         return finish(new JFreeChart(title, TITLE_FONT, styled(plot), true));
     }
 
+    private static List<Double> concat(List<Double> a, List<Double> b) {
+        List<Double> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
     /**
      * A heat map of Δ % (right against left) over PAUSE cycles (rows, bottom to top) ×
-     * processors (columns), coloured by {@link DeltaPaintScale}, each cell labelled with its
+     * processors (columns), coloured by {@link DeltaPaintScale} (symmetric in the logarithm of
+     * right/left, so it does not saturate at ±100 %), each cell labelled with its
      * value.
      *
      * @param title        the chart's title
@@ -148,7 +211,7 @@ public final class Charts {
                 double value = deltaPercent[r][c];
                 xyz[0][k] = c;
                 xyz[1][k] = r;
-                xyz[2][k] = value;
+                xyz[2][k] = Double.isNaN(value) ? Double.NaN : DeltaPaintScale.position(value);
                 k++;
                 XYTextAnnotation label = new XYTextAnnotation(Format.percent(value), c, r);
                 label.setFont(CELL_FONT);
@@ -163,8 +226,10 @@ public final class Charts {
         plot.setBackgroundPaint(DeltaPaintScale.NO_VALUE);
         plot.setOutlineVisible(false);
 
-        NumberAxis scaleAxis = new NumberAxis("Δ % (right against left)");
-        scaleAxis.setRange(-DeltaPaintScale.SATURATION_PERCENT, DeltaPaintScale.SATURATION_PERCENT);
+        NumberAxis scaleAxis = new NumberAxis("Δ % (right against left), log scale of right/left");
+        scaleAxis.setRange(-1, 1);
+        scaleAxis.setTickUnit(new NumberTickUnit(1.0 / 3));
+        scaleAxis.setNumberFormatOverride(new DeltaAtPosition());
         PaintScaleLegend legend = new PaintScaleLegend(new DeltaPaintScale(), scaleAxis);
         legend.setPosition(RectangleEdge.RIGHT);
         legend.setSubdivisionCount(40);
@@ -173,6 +238,27 @@ public final class Charts {
         JFreeChart chart = new JFreeChart(title, TITLE_FONT, plot, false);
         chart.addSubtitle(legend);
         return finish(chart);
+    }
+
+    /** Labels a position of {@link DeltaPaintScale} with the Δ % it stands for: (factor^t − 1) × 100. */
+    private static final class DeltaAtPosition extends NumberFormat {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public StringBuffer format(double position, StringBuffer out, FieldPosition field) {
+            double delta = (Math.pow(DeltaPaintScale.SATURATION_FACTOR, position) - 1) * 100;
+            return out.append(String.format(Locale.ROOT, "%+.0f", delta));
+        }
+
+        @Override
+        public StringBuffer format(long position, StringBuffer out, FieldPosition field) {
+            return format((double) position, out, field);
+        }
+
+        @Override
+        public Number parse(String source, ParsePosition position) {
+            throw new UnsupportedOperationException("labels only");
+        }
     }
 
     /** A width that gives a heat map of {@code columns} columns readable cells, SVG user units. */
@@ -239,10 +325,14 @@ public final class Charts {
         return side + "|" + variant;
     }
 
-    private static void addFinite(XYSeries series, double x, double y) {
-        if (Double.isFinite(y)) {
-            series.add(x, y);
+    /** A point at {@code median} with the range of {@code seeds} as its error bar, if the median is finite. */
+    private static void addFinite(YIntervalSeries series, double x, double median, List<Double> seeds) {
+        if (!Double.isFinite(median)) {
+            return;
         }
+        double low = seeds.stream().mapToDouble(Double::doubleValue).filter(Double::isFinite).min().orElse(median);
+        double high = seeds.stream().mapToDouble(Double::doubleValue).filter(Double::isFinite).max().orElse(median);
+        series.add(x, median, Math.min(low, median), Math.max(high, median));
     }
 
     private static XYPlot styled(XYPlot plot) {

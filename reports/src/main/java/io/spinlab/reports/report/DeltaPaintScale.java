@@ -7,8 +7,11 @@ import java.awt.Paint;
 import java.util.Locale;
 
 /**
- * The colours of a Δ % heat map: white at 0, greener toward +100 % (the right tuning wins),
- * redder toward −100 % (it loses), saturating beyond; grey where there is no value.
+ * The colours of a Δ % heat map, on a symmetric logarithmic scale of the ratio right/left:
+ * white at 0, greener as the right tuning wins, redder as it loses, with a halving (−50 %) as red
+ * as a doubling (+100 %) is green; full colour at a factor of {@value #SATURATION_FACTOR} either
+ * way (−90 %, +900 %); grey where there is no value. A linear scale saturating at ±100 % drew
+ * +150 % and +2,500 % alike, and made −50 % look half as bad as +100 % looks good.
  */
 public final class DeltaPaintScale implements PaintScale {
 
@@ -16,25 +19,38 @@ public final class DeltaPaintScale implements PaintScale {
         Headless.ensure();
     }
 
-    /** The Δ % at which the colour saturates, either way. */
-    public static final double SATURATION_PERCENT = 100;
+    /** The factor right/left (or left/right) at which the colour saturates. */
+    public static final double SATURATION_FACTOR = 10;
 
     /** The colour of a cell without a value (a failed run). */
     public static final Color NO_VALUE = new Color(0xcc, 0xcc, 0xcc);
 
+    /** The scale's position of {@code deltaPercent}: ln(1 + Δ/100) / ln(factor), within [−1, 1]. */
+    public static double position(double deltaPercent) {
+        double ratio = 1 + deltaPercent / 100;
+        if (ratio <= 0) {
+            return -1;
+        }
+        return Math.max(-1, Math.min(1, Math.log(ratio) / Math.log(SATURATION_FACTOR)));
+    }
+
     @Override
     public double getLowerBound() {
-        return -SATURATION_PERCENT;
+        return -1;
     }
 
     @Override
     public double getUpperBound() {
-        return SATURATION_PERCENT;
+        return 1;
     }
 
+    /** The colour at scale position {@code position} (see {@link #position}); the legend draws these. */
     @Override
-    public Paint getPaint(double deltaPercent) {
-        return colorOf(deltaPercent);
+    public Paint getPaint(double position) {
+        if (Double.isNaN(position)) {
+            return NO_VALUE;
+        }
+        return colorAt(Math.max(-1, Math.min(1, position)));
     }
 
     /** The colour of {@code deltaPercent}; +∞ (the left tuning scored 0) is full green. */
@@ -42,7 +58,10 @@ public final class DeltaPaintScale implements PaintScale {
         if (Double.isNaN(deltaPercent)) {
             return NO_VALUE;
         }
-        double t = Math.max(-1, Math.min(1, deltaPercent / SATURATION_PERCENT));
+        return colorAt(position(deltaPercent));
+    }
+
+    private static Color colorAt(double t) {
         int fade = (int) Math.round(255 * (1 - Math.abs(t)));
         return t >= 0 ? new Color(fade, 255, fade) : new Color(255, fade, fade);
     }

@@ -45,6 +45,19 @@ public final class Format {
                 .map(s -> text + " (" + score(s.min()) + "–" + score(s.max()) + ")").orElse(text);
     }
 
+    /**
+     * CPU time per operation of both sides, {@code 412 → 380} (ns), from the rows' {@code
+     * cpuNanosPerOp} metric (of the seed whose Δ is the median); empty when a side lacks it.
+     */
+    public static String cpuPerOp(ExperimentRow row) {
+        Double left = row.leftMetrics().get(io.spinlab.sim.experiment.Experiment.CPU_NANOS_PER_OP);
+        Double right = row.rightMetrics().get(io.spinlab.sim.experiment.Experiment.CPU_NANOS_PER_OP);
+        if (left == null || right == null) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%.0f → %.0f", left, right);
+    }
+
     /** A published claim: its Δ % where a figure exists, else its direction in words; empty for none. */
     public static String published(Published published) {
         if (published.deltaPercent().isPresent()) {

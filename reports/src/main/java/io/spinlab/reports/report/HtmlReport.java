@@ -176,7 +176,7 @@ public final class HtmlReport {
         table.machine().ifPresent(m -> html.append(" data-machine=\"").append(escape(m)).append('"'));
         html.append(">\n<thead><tr>").append(perRowMachine ? "<th>machine</th>" : "")
                 .append("<th>row</th><th>Left score</th><th>Right score</th><th>Δ Score %</th>")
-                .append("<th>published Δ %</th><th>verdict</th></tr></thead>\n<tbody>\n");
+                .append("<th>published Δ %</th><th>verdict</th><th>CPU ns/op</th></tr></thead>\n<tbody>\n");
         for (ReportRow row : table.rows()) {
             html.append("<tr class=\"row\">");
             if (perRowMachine) {
@@ -191,7 +191,8 @@ public final class HtmlReport {
                     .append(deltaCell(row.result()))
                     .append(source.isEmpty() ? "<td class=\"num\">" : "<td class=\"num\" title=\"" + escape(source)
                             + "\">").append(escape(published)).append("</td>")
-                    .append(verdictCell(row.result().verdict())).append("</tr>\n");
+                    .append(verdictCell(row.result().verdict()))
+                    .append(numberCell(Format.cpuPerOp(row.result()))).append("</tr>\n");
         }
         Total total = table.total();
         html.append("<tr class=\"total\"><td").append(perRowMachine ? " colspan=\"2\"" : "").append(">Total (")
@@ -205,7 +206,7 @@ public final class HtmlReport {
         } else {
             html.append("<td></td>");
         }
-        html.append("</tr>\n</tbody>\n</table>\n");
+        html.append("<td></td></tr>\n</tbody>\n</table>\n");
         List<String> sources = table.sources();
         if (!sources.isEmpty()) {
             html.append("<p class=\"sources\">Published: ").append(escape(String.join("; ", sources)))

@@ -97,8 +97,8 @@ public final class MarkdownReport {
         boolean perRowMachine = table.machine().isEmpty();
         table.machine().ifPresent(m -> md.append("### ").append(m).append("\n\n"));
         md.append(perRowMachine ? "| machine | row " : "| row ");
-        md.append("| Left score | Right score | Δ Score % | published Δ % | verdict |\n");
-        md.append(perRowMachine ? "|---|---" : "|---").append("|--:|--:|--:|--:|---|\n");
+        md.append("| Left score | Right score | Δ Score % | published Δ % | verdict | CPU ns/op |\n");
+        md.append(perRowMachine ? "|---|---" : "|---").append("|--:|--:|--:|--:|---|--:|\n");
         for (ReportRow row : table.rows()) {
             md.append('|');
             if (perRowMachine) {
@@ -108,7 +108,8 @@ public final class MarkdownReport {
                     .append(" | ").append(Format.score(row.result(), false)).append(" | ")
                     .append(Format.delta(row.result())).append(" | ")
                     .append(Format.published(row.result().published())).append(" | ")
-                    .append(Format.verdict(row.result().verdict())).append(" |\n");
+                    .append(Format.verdict(row.result().verdict())).append(" | ")
+                    .append(Format.cpuPerOp(row.result())).append(" |\n");
         }
         Total total = table.total();
         String mean = Format.mean(total);
@@ -118,7 +119,7 @@ public final class MarkdownReport {
                 .append(Format.percent(total.deltaPercent())).append(" | ")
                 .append(table.publishedTotal().map(Format::published).orElse("")).append(" | ")
                 .append(table.publishedTotal().isPresent() ? Format.verdict(table.totalVerdict()) : "")
-                .append(" |\n\n");
+                .append(" |  |\n\n");
         List<String> sources = table.sources();
         if (!sources.isEmpty()) {
             md.append("Published: ").append(String.join("; ", sources)).append(".\n\n");

@@ -75,7 +75,10 @@ class ChartSvgTest {
         String svg = ChartSvg.render(Charts.heatmap("grid", List.of(1, 10), List.of(4, 16, 64),
                 new double[][] {{-50, 0, 50}, {Double.NaN, 200, -200}}), "grid", 500, 300);
 
+        // Colours on the symmetric log scale: -50 % as red as +100 % would be green, +200 % (3×)
+        // greener than that, -200 % (a negative ratio) full red; the legend labels Δ % from -90 to +900.
         assertThat(svg).contains(">-50.0<").contains(">+200.0<").contains(">n/a<")
-                .contains("fill:rgb(255,128,128)").contains("fill:rgb(0,255,0)").contains("fill:rgb(255,0,0)");
+                .contains("fill:rgb(255,178,178)").contains("fill:rgb(133,255,133)").contains("fill:rgb(255,0,0)")
+                .contains(">-90<").contains(">+900<");
     }
 }

@@ -29,9 +29,11 @@ class HtmlReportTest {
 
         assertThat(table).isNotNull();
         assertThat(table.select("thead th").eachText()).containsExactly("row", "Left score", "Right score",
-                "Δ Score %", "published Δ %", "verdict");
+                "Δ Score %", "published Δ %", "verdict", "CPU ns/op");
         assertThat(table.select("tbody tr.row")).hasSize(6);
         Element published = rowLabelled(table, "mres-wait-drain-rate 1pc");
+        // Without a CPU-per-operation metric the last cell stays empty (eachText skips it).
+        assertThat(published.select("td")).hasSize(7);
         assertThat(published.select("td").eachText()).containsExactly("mres-wait-drain-rate 1pc", "60.0", "420.0",
                 "+600.0", "+489.3", "agrees");
         Element total = table.selectFirst("tbody tr.total");
@@ -51,6 +53,7 @@ class HtmlReportTest {
         assertThat(neutral.get(2)).isEqualTo("210.0 (190.0–250.0)");
         assertThat(neutral.get(3)).startsWith("+5.0 [").contains(", +");
         assertThat(neutral.get(5)).isEqualTo("neutral");
+        assertThat(neutral.get(6)).isEqualTo("412 → 380");
         assertThat(rows.get(0).select("td").get(3).hasClass("verdict-neutral")).isTrue();
         assertThat(rows.get(1).select("td").get(3).hasClass("verdict-agrees")).isTrue();
         assertThat(rows.get(1).select("td").eachText().get(5)).isEqualTo("agrees");
@@ -85,7 +88,8 @@ class HtmlReportTest {
         assertThat(scores).hasSize(2);
         Element scoreSvg = scores.get(1).selectFirst("svg");
         assertThat(scoreSvg.select("text").eachText()).contains("mres-wait-drain-rate delay=1us on skylake-i7-6700",
-                "left", "right", "score (ops per ms)", "threads (× processors)", "0.5", "1", "2");
+                "left: current,spin=proc-scaled,pause=raw", "right: current,spin=unscaled,pause=raw",
+                "score (ops per ms)", "threads (× processors)", "0.5", "1", "2");
         assertThat(scoreSvg.select("line, path, polyline").size()).isGreaterThan(10);
 
         assertThat(heatmaps).hasSize(1);

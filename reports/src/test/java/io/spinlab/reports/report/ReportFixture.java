@@ -104,7 +104,8 @@ final class ReportFixture {
         Published published = Published.delta(34, "dotnet/corert #7569: MresWaitDrainRate");
         List<ReportRow> rows = List.of(
                 new ReportRow(new ExperimentRow("normalized-spin", "mres-wait-drain-rate", kabylake.name(), params,
-                        "corert-2019-before", 200, "corert-2019-after", 210, published, Map.of(), Map.of(),
+                        "corert-2019-before", 200, "corert-2019-after", 210, published,
+                        Map.of("cpuNanosPerOp", 412.0), Map.of("cpuNanosPerOp", 380.4),
                         Optional.empty(), 10, false, 1000, 1000, List.of(1L, 2L, 3L), List.of(180.0, 200.0, 230.0),
                         List.of(250.0, 210.0, 190.0)), kabylake, 1),
                 new ReportRow(new ExperimentRow("normalized-spin", "mres-wait-drain-rate", kabylake.name(),

@@ -15,11 +15,14 @@ import java.util.Objects;
  * @param host       the profile measured for this host
  * @param nsPerPause the PAUSE cost measured by the normalization code on real hardware, ns
  * @param points     one point per workload and tuning
+ * @param costs      the OS costs measured on this host, which the profile takes
  */
-public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points) {
+public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points,
+                                HostCosts costs) {
 
     public CalibrationResult {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(costs, "costs");
         points = List.copyOf(points);
     }
 

@@ -412,8 +412,41 @@ public final class Experiment {
         return run.workloadResult().map(WorkloadResult::operations).orElse(-1L);
     }
 
+    /** Metric: processors busy (working, spinning or yielding), averaged over the whole run. */
+    public static final String BUSY_PROCESSORS = "busyProcessors";
+    /**
+     * Metric: CPU time per counted operation, ns: the run's CPU time per virtual ns (its mean busy
+     * processors) times the window, over the operations counted in the window; it assumes the
+     * warm-up used the processors as the window did.
+     */
+    public static final String CPU_NANOS_PER_OP = "cpuNanosPerOp";
+    /** Metric: the share of the run's CPU time spent executing PAUSE, 0..1. */
+    public static final String SPIN_SHARE = "spinShare";
+
+    /**
+     * The workload's own metrics, then what the run cost in CPU: {@value #BUSY_PROCESSORS},
+     * {@value #CPU_NANOS_PER_OP} and {@value #SPIN_SHARE} (the last two only when the run counted
+     * operations and used a processor).
+     */
     private static Map<String, Double> metrics(SimulatedRun run) {
-        return run.workloadResult().map(WorkloadResult::metrics).orElse(Map.of());
+        if (run.workloadResult().isEmpty()) {
+            return Map.of();
+        }
+        WorkloadResult result = run.workloadResult().get();
+        Map<String, Double> metrics = new LinkedHashMap<>(result.metrics());
+        io.spinlab.sim.trace.RunMetrics facts = run.simulation().metrics();
+        long cpu = facts.totalPicos(io.spinlab.sim.trace.Activity.WORKING)
+                + facts.totalPicos(io.spinlab.sim.trace.Activity.SPINNING)
+                + facts.totalPicos(io.spinlab.sim.trace.Activity.YIELDING);
+        if (facts.elapsedPicos() > 0) {
+            double busy = (double) cpu / facts.elapsedPicos();
+            metrics.put(BUSY_PROCESSORS, busy);
+            if (result.operations() > 0 && cpu > 0) {
+                metrics.put(CPU_NANOS_PER_OP, busy * result.elapsedNanos() / result.operations());
+                metrics.put(SPIN_SHARE, (double) facts.totalPicos(io.spinlab.sim.trace.Activity.SPINNING) / cpu);
+            }
+        }
+        return metrics;
     }
 
     /**

@@ -79,6 +79,11 @@ public record ExperimentRow(String experiment, String workload, String machine, 
                 List.of(seed), List.of(leftScore), List.of(rightScore));
     }
 
+    /** (right − left) / left × 100 of the row's scores; see {@link Experiment#deltaPercent(double, double)}. */
+    public double deltaPercent() {
+        return Experiment.deltaPercent(leftScore, rightScore);
+    }
+
     /** Δ % of each seed: that seed's right score against its left score. */
     public List<Double> deltaPercents() {
         List<Double> deltas = new ArrayList<>();
@@ -111,23 +116,27 @@ public record ExperimentRow(String experiment, String workload, String machine, 
     }
 
     /**
-     * True when the row ran over two or more seeds and the 95 % interval of its per-seed Δ
-     * holds 0: the difference between the tunings is not distinguishable from the run-to-run
-     * spread, whatever the medians say.
+     * True when the row ran over two or more seeds and their spread does not decide: the 95 %
+     * interval of the per-seed Δ straddles the published claim's threshold (see {@link
+     * Published#judge(double, double)}), or, for a row without a claim, holds 0. The difference
+     * is then not distinguishable from run-to-run noise, whatever the medians say.
      */
     public boolean neutral() {
-        return deltaSpread().map(d -> d.low95() <= 0 && d.high95() >= 0).orElse(false);
-    }
-
-    /** (right − left) / left × 100; see {@link Experiment#deltaPercent(double, double)}. */
-    public double deltaPercent() {
-        return Experiment.deltaPercent(leftScore, rightScore);
+        Optional<Spread> delta = deltaSpread();
+        if (delta.isEmpty()) {
+            return false;
+        }
+        if (published.direction() == Published.Direction.NONE) {
+            return delta.get().low95() <= 0 && delta.get().high95() >= 0;
+        }
+        return published.judge(delta.get().low95(), delta.get().high95()) == Verdict.NEUTRAL;
     }
 
     /**
-     * How the simulated direction compares with the published one. A {@linkplain #neutral()
-     * neutral} row agrees with a published "not worse" or "neutral", and is {@link
-     * Verdict#NEUTRAL} against a published improvement: it neither confirms nor contradicts it.
+     * How the simulated direction compares with the published one: over two or more seeds, the
+     * 95 % interval of the per-seed Δ against the claim ({@link Published#judge(double, double)}:
+     * it agrees or disagrees only when the whole interval does, and is {@link Verdict#NEUTRAL}
+     * when the interval straddles the claim's threshold); with one seed, the Δ itself.
      */
     public Verdict verdict() {
         if (failure.isPresent()) {
@@ -136,12 +145,9 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         if (notMeasurable().isPresent()) {
             return Verdict.NOT_MEASURABLE;
         }
-        if (neutral()) {
-            return switch (published.direction()) {
-                case RIGHT_BETTER -> Verdict.NEUTRAL;
-                case NOT_WORSE, NEUTRAL -> Verdict.AGREES;
-                case NONE -> Verdict.NO_CLAIM;
-            };
+        Optional<Spread> delta = deltaSpread();
+        if (delta.isPresent()) {
+            return published.judge(delta.get().low95(), delta.get().high95());
         }
         return published.judge(deltaPercent());
     }

@@ -39,8 +39,10 @@ import java.util.function.Consumer;
  *
  * <p>The host profile takes the measured PAUSE, the processor count the JVM sees (every
  * processor counted as a core: SMT is not detected), the clock from {@code /proc/cpuinfo} when
- * readable (else 3 GHz; it only turns the measured ns into cycles and back), and the Linux-like
- * default OS costs of {@link MachineProfile#builder}; those are not measured here.
+ * readable (else 3 GHz; it only turns the measured ns into cycles and back), and the OS costs
+ * {@link HostCosts} measures (clock read, wake-up latency and its spread, yield, sleep); the rest
+ * (atomics, line transfers, context switch, time slice, instruction clock) are the defaults of
+ * {@link MachineProfile#builder}, not measured yet.
  */
 public final class HostCalibration {
 
@@ -61,9 +63,16 @@ public final class HostCalibration {
      * @param repetitions     hardware runs per point (the median counts), 1 or more
      * @param tunings         tunings, as {@link Tuning#parse} reads them
      * @param workloads       registry workload names
+     * @param wakeSamples     wake-ups {@link HostCosts} measures
      */
     public record Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, List<String> tunings,
-                           List<String> workloads) {
+                           List<String> workloads, int wakeSamples) {
+
+        /** Settings with the default number of wake-ups measured. */
+        public Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, List<String> tunings,
+                List<String> workloads) {
+            this(hardwareWindow, simulatedWindow, repetitions, tunings, workloads, HostCosts.DEFAULT_WAKE_SAMPLES);
+        }
 
         public Settings {
             Objects.requireNonNull(hardwareWindow, "hardwareWindow");
@@ -99,6 +108,24 @@ public final class HostCalibration {
      * host's clock, every processor the JVM sees, default OS costs.
      */
     public static MachineProfile hostProfile(double nsPerPause) {
+        return baseProfile(nsPerPause).build();
+    }
+
+    /** {@link #hostProfile(double)} with the OS costs {@code costs} measured on this host. */
+    public static MachineProfile hostProfile(double nsPerPause, HostCosts costs) {
+        int processors = Runtime.getRuntime().availableProcessors();
+        return baseProfile(nsPerPause)
+                .description(String.format(Locale.ROOT, "This host: %d processors, PAUSE measured at %.2f ns; "
+                        + "measured: %s", processors, nsPerPause, costs.describe()))
+                .clockReadNs(Math.round(costs.clockReadNs() * 10) / 10.0)
+                .wakeLatencyNs(Math.round(costs.wakeLatencyNs()))
+                .wakeJitterPercent(Math.round(costs.wakeJitterPercent()))
+                .yieldIdleNs(Math.round(costs.yieldIdleNs()))
+                .sleepGranularityNs(Math.max(1_000, Math.round(costs.sleepGranularityNs())))
+                .build();
+    }
+
+    private static MachineProfile.Builder baseProfile(double nsPerPause) {
         int processors = Runtime.getRuntime().availableProcessors();
         double ghz = hostGhz().orElse(DEFAULT_GHZ);
         int cycles = (int) Math.max(0, Math.min(10_000, Math.round(nsPerPause * ghz)));
@@ -109,8 +136,7 @@ public final class HostCalibration {
                 .pauseCycles(cycles)
                 .physicalCores(processors)
                 .logicalProcessors(processors)
-                .atomicOpNs(Math.round(20 / ghz * 10) / 10.0)
-                .build();
+                .atomicOpNs(Math.round(20 / ghz * 10) / 10.0);
     }
 
     /** The first {@code cpu MHz} of {@code /proc/cpuinfo}, in GHz, if there is one. */
@@ -142,7 +168,8 @@ public final class HostCalibration {
     public static CalibrationResult run(Settings settings, Consumer<CalibrationPoint> onPoint)
             throws InterruptedException {
         double ns = measureNsPerPause();
-        MachineProfile host = hostProfile(ns);
+        HostCosts costs = HostCosts.measure(settings.wakeSamples());
+        MachineProfile host = hostProfile(ns, costs);
         List<CalibrationPoint> points = new ArrayList<>();
         for (String name : settings.workloads()) {
             WorkloadType type = Workloads.byName(name);
@@ -157,7 +184,7 @@ public final class HostCalibration {
                 Arrays.sort(scores);
                 SimulatedRun run = WorkloadRunner.simulate(simulated.name(), simulated.parameters(), tuning,
                         Simulation.builder(host).seed(SEED).faults(Faults.none()).budgets(Experiment.ROW_BUDGETS)
-                                .memoryModel(true));
+                                .memoryModel(true).noise(true));
                 double sim = run.simulation().completed() && run.workloadResult().isPresent()
                         ? run.workloadResult().get().opsPerMs() : Double.NaN;
                 CalibrationPoint point = new CalibrationPoint(name, onHardware.parameters(), tuning.describe(),
@@ -166,6 +193,6 @@ public final class HostCalibration {
                 onPoint.accept(point);
             }
         }
-        return new CalibrationResult(host, ns, points);
+        return new CalibrationResult(host, ns, points, costs);
     }
 }

@@ -77,6 +77,29 @@ public record Published(Direction direction, OptionalDouble deltaPercent, String
         };
     }
 
+    /**
+     * The verdict of an interval of simulated Δ % (the 95 % interval over seeds) against this
+     * claim: it agrees when the whole interval satisfies the claim, disagrees when none of it
+     * does, and is {@link Verdict#NEUTRAL} when it straddles the claim's threshold
+     * ({@value #NOISE_PERCENT} %): "better" needs Δ above +5 %, "not worse" Δ at or above −5 %,
+     * "neutral" |Δ| at most 5 %. A published figure counts as "better" (or "not worse" when it is
+     * not above 0), as in {@link #judge(double)}.
+     */
+    public Verdict judge(double low, double high) {
+        if (Double.isNaN(low) || Double.isNaN(high)) {
+            return direction == Direction.NONE ? Verdict.NO_CLAIM : Verdict.DISAGREES;
+        }
+        return switch (direction) {
+            case RIGHT_BETTER -> low > NOISE_PERCENT ? Verdict.AGREES
+                    : high <= NOISE_PERCENT ? Verdict.DISAGREES : Verdict.NEUTRAL;
+            case NOT_WORSE -> low >= -NOISE_PERCENT ? Verdict.AGREES
+                    : high < -NOISE_PERCENT ? Verdict.DISAGREES : Verdict.NEUTRAL;
+            case NEUTRAL -> low >= -NOISE_PERCENT && high <= NOISE_PERCENT ? Verdict.AGREES
+                    : low > NOISE_PERCENT || high < -NOISE_PERCENT ? Verdict.DISAGREES : Verdict.NEUTRAL;
+            case NONE -> Verdict.NO_CLAIM;
+        };
+    }
+
     /** Short text: {@code +489 %}, {@code better}, {@code not worse}, {@code neutral}, or empty. */
     public String describe() {
         if (deltaPercent.isPresent()) {

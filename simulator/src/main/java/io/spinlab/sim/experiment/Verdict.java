@@ -12,8 +12,9 @@ public enum Verdict {
     /** The simulated direction contradicts the published one (a finding to explain, never to tune away). */
     DISAGREES,
     /**
-     * The published figure is an improvement, and the simulated Δ is within its run-to-run
-     * spread (see {@link ExperimentRow#neutral()}): it neither confirms nor contradicts it.
+     * The seeds' spread does not decide: the 95 % interval of the per-seed Δ straddles the
+     * published claim's threshold (see {@link Published#judge(double, double)}), so the row
+     * neither confirms nor contradicts it.
      */
     NEUTRAL,
     /** Nothing was published about this row. */

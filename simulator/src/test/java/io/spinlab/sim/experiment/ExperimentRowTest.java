@@ -110,18 +110,34 @@ class ExperimentRowTest {
     }
 
     @Test
-    void shouldAgreeWithAPublishedNotWorseWhenNeutralAndJudgeTheMedianWhenDistinguishable() {
+    void shouldDecideOnlyWhenTheWholeIntervalIsOnOneSideOfTheClaimsThreshold() {
         List<Double> left = List.of(100.0, 200.0, 400.0);
+        Published better = Published.delta(30, "a PR");
+        Published notWorse = Published.direction(Published.Direction.NOT_WORSE, "a PR");
+        Published tie = Published.direction(Published.Direction.NEUTRAL, "a PR");
+        // Δ per seed +10, -10, 0: an interval of about ±25 % around 0 decides nothing.
         List<Double> wobbly = List.of(110.0, 180.0, 400.0);
-        assertThat(seeded(Published.direction(Published.Direction.NOT_WORSE, "a PR"), left, wobbly).verdict())
-                .isEqualTo(Verdict.AGREES);
+        assertThat(seeded(notWorse, left, wobbly).verdict()).isEqualTo(Verdict.NEUTRAL);
+        assertThat(seeded(tie, left, wobbly).verdict()).isEqualTo(Verdict.NEUTRAL);
         assertThat(seeded(Published.none(), left, wobbly).verdict()).isEqualTo(Verdict.NO_CLAIM);
-        // Every seed gains 48-52 %: clearly better, so the median decides.
-        ExperimentRow clear = seeded(Published.delta(30, "a PR"), left, List.of(148.0, 300.0, 608.0));
+        assertThat(seeded(Published.none(), left, wobbly).neutral()).isTrue();
+        // Δ per seed 0, +0.5, -0.25: a tight interval inside ±5 %.
+        List<Double> flat = List.of(100.0, 201.0, 399.0);
+        assertThat(seeded(notWorse, left, flat).verdict()).isEqualTo(Verdict.AGREES);
+        assertThat(seeded(tie, left, flat).verdict()).isEqualTo(Verdict.AGREES);
+        assertThat(seeded(better, left, flat).verdict()).as("a confident tie is not an improvement")
+                .isEqualTo(Verdict.DISAGREES);
+        // Exactly equal on every seed: an interval of one point, 0, against a published improvement.
+        assertThat(seeded(better, left, left).verdict()).isEqualTo(Verdict.DISAGREES);
+        assertThat(seeded(better, left, left).neutral()).isFalse();
+        // Every seed gains 48-52 %: clearly better.
+        ExperimentRow clear = seeded(better, left, List.of(148.0, 300.0, 608.0));
         assertThat(clear.neutral()).isFalse();
         assertThat(clear.verdict()).isEqualTo(Verdict.AGREES);
-        ExperimentRow worse = seeded(Published.delta(30, "a PR"), left, List.of(52.0, 100.0, 192.0));
+        ExperimentRow worse = seeded(better, left, List.of(52.0, 100.0, 192.0));
         assertThat(worse.verdict()).isEqualTo(Verdict.DISAGREES);
+        assertThat(seeded(notWorse, left, List.of(52.0, 100.0, 192.0)).verdict()).isEqualTo(Verdict.DISAGREES);
+        assertThat(seeded(tie, left, List.of(148.0, 300.0, 608.0)).verdict()).isEqualTo(Verdict.DISAGREES);
     }
 
     @Test

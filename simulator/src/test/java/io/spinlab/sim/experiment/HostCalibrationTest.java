@@ -41,6 +41,36 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldTakeTheMeasuredOsCostsIntoTheHostProfile() {
+        // Wake-ups 4.2, 6.1 and 9.4 µs at the 10th, 50th and 90th percentile: a uniform draw whose
+        // central 80 % spans 5.2 µs has a half-width of 3.25 µs, 53 % of the median.
+        HostCosts costs = new HostCosts(30.44, 6_100, 4_200, 9_400, 310, 1_058_000, 2_000);
+        assertThat(costs.wakeJitterPercent()).isCloseTo(5_200 / 0.8 / 2 / 6_100 * 100, within(1e-9));
+
+        MachineProfile host = HostCalibration.hostProfile(20.0, costs);
+        assertThat(host.clockReadNs()).isEqualTo(30.4);
+        assertThat(host.wakeLatencyNs()).isEqualTo(6_100);
+        assertThat(host.wakeJitterPercent()).isEqualTo(53);
+        assertThat(host.yieldIdleNs()).isEqualTo(310);
+        assertThat(host.sleepGranularityNs()).isEqualTo(1_058_000);
+        assertThat(host.description()).contains("wake-up 6.1 µs (p10 4.2, p90 9.4 µs over 2000");
+        assertThat(new HostCosts(30, 1_000, 0, 100_000, 300, 1e6, 10).wakeJitterPercent()).isEqualTo(100);
+    }
+
+    @Test
+    void shouldMeasureOrderedPercentilesOfTheWakeUp() throws InterruptedException {
+        HostCosts costs = HostCosts.measure(50);
+
+        assertThat(costs.wakeSamples()).isEqualTo(50);
+        assertThat(costs.wakeP10Ns()).isLessThanOrEqualTo(costs.wakeLatencyNs());
+        assertThat(costs.wakeLatencyNs()).isLessThanOrEqualTo(costs.wakeP90Ns());
+        // A wake-up is at least a clock read later than the stamp it reads.
+        assertThat(costs.wakeP10Ns()).isPositive();
+        // Thread.sleep(1) cannot return before 1 ms has passed.
+        assertThat(costs.sleepGranularityNs()).isGreaterThanOrEqualTo(1_000_000);
+    }
+
+    @Test
     void shouldPairEveryWorkloadAndTuningWhenCalibrationRuns() throws InterruptedException {
         // 20 ms hardware windows: long enough that a loaded 2-core machine still counts operations.
         HostCalibration.Settings settings = new HostCalibration.Settings(new Window(2_000_000, 20_000_000),
