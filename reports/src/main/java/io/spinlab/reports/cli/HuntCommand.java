@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code spinlab hunt}: look for a case where a candidate tuning regresses against a baseline. */
@@ -39,14 +40,8 @@ final class HuntCommand implements Callable<Integer> {
             completionCandidates = WorkloadNames.class)
     private List<String> workloads;
 
-    @Option(names = "--workload-class", paramLabel = "CLASS", description = "Your own workload to hunt over as "
-            + "well: a class implementing io.spinlab.sim.workload.Workload with a public constructor taking one String "
-            + "(the hunt passes threads=Npc,warmup=...,window=...).")
-    private String workloadClass;
-
-    @Option(names = "--classpath", paramLabel = "PATH", description = "Where --workload-class and the code it uses "
-            + "are: directories and jars separated by the path separator.")
-    private String classpath;
+    @Mixin
+    private UserWorkload userWorkload;
 
     @Option(names = "--budget", defaultValue = "50", description = "Cases to try (default ${DEFAULT-VALUE}).")
     private int budget;
@@ -105,14 +100,10 @@ final class HuntCommand implements Callable<Integer> {
     /** The named workloads and the user's class; the default set when neither is given. */
     private List<WorkloadSource> sources() {
         boolean named = workloads != null && !workloads.isEmpty();
-        if (classpath != null && workloadClass == null) {
-            throw new IllegalArgumentException("--classpath is for --workload-class");
-        }
+        Optional<WorkloadSource> user = userWorkload.source();
         List<WorkloadSource> sources = new ArrayList<>(HuntWorkloads.named(named ? workloads
-                : workloadClass == null ? HuntWorkloads.DEFAULT : List.of()));
-        if (workloadClass != null) {
-            sources.add(RunSpec.source(null, workloadClass, classpath));
-        }
+                : user.isEmpty() ? HuntWorkloads.DEFAULT : List.of()));
+        user.ifPresent(sources::add);
         return sources;
     }
 

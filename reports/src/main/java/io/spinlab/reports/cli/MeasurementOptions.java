@@ -15,7 +15,7 @@ final class MeasurementOptions {
 
     @Option(names = "--seeds", paramLabel = "N", defaultValue = "" + DEFAULT_SEEDS, description = "Run every row "
             + "over N seeds (1.." + Experiment.MAX_SEEDS + ", default ${DEFAULT-VALUE}): scores are the medians, Δ "
-            + "gets a 95 %% interval, and a row whose interval holds 0 is neutral.")
+            + "gets a 95 %% interval, and a row whose interval straddles its claim's ±5 %% threshold is neutral.")
     int seeds;
 
     @Option(names = "--no-noise", description = "Run without the machine's run-to-run noise (wake latency, PAUSE and "

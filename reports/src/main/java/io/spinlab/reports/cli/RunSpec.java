@@ -12,6 +12,7 @@ import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.WorkloadSource;
 import io.spinlab.sim.workload.Workloads;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -29,14 +30,8 @@ final class RunSpec {
             completionCandidates = WorkloadNames.class)
     String workload;
 
-    @Option(names = "--workload-class", paramLabel = "CLASS", description = "Your own workload instead of --workload: "
-            + "a class implementing io.spinlab.sim.workload.Workload with a public constructor taking no argument or "
-            + "one String (the --param settings as key=value,...), run instrumented like the built-in ones.")
-    String workloadClass;
-
-    @Option(names = "--classpath", paramLabel = "PATH", description = "Where --workload-class and the code it uses "
-            + "are: directories and jars separated by the path separator (':' on Linux and macOS), e.g. target/classes.")
-    String classpath;
+    @Mixin
+    UserWorkload userWorkload = new UserWorkload();
 
     /** The machine when neither --machine nor --machine-file is given. */
     static final String DEFAULT_MACHINE = "skylake-i7-6700";
@@ -139,26 +134,15 @@ final class RunSpec {
 
     /** The workload named: --workload or --workload-class; checks that exactly one of them was given. */
     WorkloadSource source() {
-        if ((workload == null) == (workloadClass == null)) {
+        if ((workload == null) == (userWorkload.className == null)) {
             throw new IllegalArgumentException("give --workload NAME or --workload-class CLASS (exactly one); "
                     + "workloads: " + String.join(", ", Workloads.names()));
         }
-        return source(workload, workloadClass, classpath);
-    }
-
-    /**
-     * The workload a command names by registry name or by class (at most one of them non-null;
-     * {@code classpath} only with the class).
-     */
-    static WorkloadSource source(String name, String className, String classpath) {
-        if (className == null) {
-            if (classpath != null) {
-                throw new IllegalArgumentException("--classpath is for --workload-class; --workload " + name
-                        + " is built in");
-            }
-            return WorkloadSource.named(name);
+        if (workload != null && userWorkload.classpath != null) {
+            throw new IllegalArgumentException("--classpath is for --workload-class; --workload " + workload
+                    + " is built in");
         }
-        return UserWorkload.load(className.strip(), classpath);
+        return userWorkload.source().orElseGet(() -> WorkloadSource.named(workload));
     }
 
     /** Runs the chosen workload in the simulation {@code builder} describes. */

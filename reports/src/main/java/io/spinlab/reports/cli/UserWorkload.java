@@ -1,6 +1,7 @@
 package io.spinlab.reports.cli;
 
 import io.spinlab.sim.workload.WorkloadSource;
+import picocli.CommandLine.Option;
 
 import java.io.File;
 import java.net.MalformedURLException;
@@ -10,15 +11,40 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A user's workload named on the command line ({@code --workload-class com.example.MyWorkload
- * --classpath target/classes}): the class loaded from the class path and checked as a
+ * --classpath target/classes}), the options shared by {@code run}, {@code trace}, {@code whatif}
+ * and {@code hunt}: the class loaded from the class path and checked as a
  * {@link WorkloadSource#ofClass workload class}, every error one line naming the option.
  */
 final class UserWorkload {
 
-    private UserWorkload() {
+    @Option(names = "--workload-class", paramLabel = "CLASS", description = "Your own workload: a class "
+            + "implementing io.spinlab.sim.workload.Workload with a public constructor taking one String (the "
+            + "key=value,... parameters: --param on run and trace; threads, warmup and window set by whatif and "
+            + "hunt) or, for run and trace, none; run instrumented like the built-in ones.")
+    String className;
+
+    @Option(names = "--classpath", paramLabel = "PATH", description = "Where --workload-class and the code it uses "
+            + "are: directories and jars separated by the path separator (':' on Linux and macOS), e.g. target/classes.")
+    String classpath;
+
+    /**
+     * The workload the options name, if {@code --workload-class} was given.
+     *
+     * @throws IllegalArgumentException for {@code --classpath} without {@code --workload-class}, or a class
+     *                                  that cannot be loaded or is no workload
+     */
+    Optional<WorkloadSource> source() {
+        if (className == null) {
+            if (classpath != null) {
+                throw new IllegalArgumentException("--classpath is for --workload-class");
+            }
+            return Optional.empty();
+        }
+        return Optional.of(load(className.strip(), classpath));
     }
 
     /**

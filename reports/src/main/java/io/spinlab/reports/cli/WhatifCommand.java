@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code spinlab whatif}: two tunings across PAUSE costs × processor counts, as tables and heat maps. */
@@ -45,14 +46,8 @@ final class WhatifCommand implements Callable<Integer> {
             + "mres-wait-drain-rate).")
     private List<String> workloads = new ArrayList<>();
 
-    @Option(names = "--workload-class", paramLabel = "CLASS", description = "Your own workload instead of "
-            + "--workload: a class implementing io.spinlab.sim.workload.Workload with a public constructor taking one "
-            + "String (each point passes threads=...,warmup=...,window=...).")
-    private String workloadClass;
-
-    @Option(names = "--classpath", paramLabel = "PATH", description = "Where --workload-class and the code it uses "
-            + "are: directories and jars separated by the path separator.")
-    private String classpath;
+    @Mixin
+    private UserWorkload userWorkload;
 
     @Option(names = "--threads", paramLabel = "N|Mpc", description = "Thread counts (repeatable; default 1pc).")
     private List<String> threads = new ArrayList<>();
@@ -106,19 +101,17 @@ final class WhatifCommand implements Callable<Integer> {
 
     /** The workloads named: registry names or one user class; the default when neither is given. */
     private List<WorkloadSource> sources() {
-        if (workloadClass != null) {
+        Optional<WorkloadSource> user = userWorkload.source();
+        if (user.isPresent()) {
             if (!workloads.isEmpty()) {
                 throw new IllegalArgumentException("give --workload or --workload-class, not both");
             }
-            WorkloadSource user = RunSpec.source(null, workloadClass, classpath);
-            if (!user.takesParameters()) {
-                throw new IllegalArgumentException("--workload-class " + workloadClass + ": a sweep sets threads, "
-                        + "warmup and window at every point, so it needs a public constructor taking one String");
+            if (!user.get().takesParameters()) {
+                throw new IllegalArgumentException("--workload-class " + user.get().name() + ": a sweep sets "
+                        + "threads, warmup and window at every point, so it needs a public constructor taking one "
+                        + "String");
             }
-            return List.of(user);
-        }
-        if (classpath != null) {
-            throw new IllegalArgumentException("--classpath is for --workload-class");
+            return List.of(user.get());
         }
         List<String> names = workloads.isEmpty() ? List.of("mres-wait-drain-rate") : workloads;
         CliFiles.checkDistinct("--workload", names);
