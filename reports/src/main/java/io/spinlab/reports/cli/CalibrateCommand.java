@@ -64,8 +64,12 @@ final class CalibrateCommand implements Callable<Integer> {
         result.points().forEach(p -> table.row(p.workload(), p.tuning(), ExperimentTables.score(p.hardwareScore()),
                 ExperimentTables.score(p.simulatedScore())));
         text.print(table.render());
-        text.printf(Locale.ROOT, "rank correlation (Spearman) of hardware and simulated scores: %.3f%n",
-                result.spearman());
+        for (var p : result.notMeasurable()) {
+            text.println("not measurable, left out: " + p.workload() + " " + p.tuning() + ": "
+                    + p.notMeasurable().orElseThrow());
+        }
+        text.printf(Locale.ROOT, "rank correlation (Spearman) of hardware and simulated scores over %d measurable "
+                + "points: %.3f%n", result.measurable().size(), result.spearman());
         text.printf(Locale.ROOT, "tunings ranked the same way per workload: %.0f %%%n",
                 100 * result.tuningOrderAgreement());
         if (out != null) {

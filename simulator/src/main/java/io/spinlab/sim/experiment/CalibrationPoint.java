@@ -1,6 +1,9 @@
 package io.spinlab.sim.experiment;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One workload under one tuning, run on this host's real threads and in a simulation of a
@@ -11,13 +14,35 @@ import java.util.Objects;
  * @param tuning         the tuning, as {@code Tuning.describe()} writes it
  * @param hardwareScore  operations per ms on real threads (the median of the repetitions)
  * @param simulatedScore operations per virtual ms in the simulator; NaN if that run failed
+ * @param hardwareOperations  the fewest operations a hardware repetition counted in its window
+ * @param simulatedOperations operations the simulated run counted; −1 if it failed
  */
 public record CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
-                               double simulatedScore) {
+                               double simulatedScore, long hardwareOperations, long simulatedOperations) {
 
     public CalibrationPoint {
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(parameters, "parameters");
         Objects.requireNonNull(tuning, "tuning");
+    }
+
+    /**
+     * Why the point measures nothing, when a side counted fewer than {@link
+     * ExperimentRow#MIN_OPERATIONS} operations or the simulation failed: such a score (often 0)
+     * says nothing about the primitive, and the point stays out of the correlations.
+     */
+    public Optional<String> notMeasurable() {
+        if (simulatedOperations < 0 || Double.isNaN(simulatedScore)) {
+            return Optional.of("the simulated run failed");
+        }
+        List<String> sides = new ArrayList<>();
+        if (hardwareOperations < ExperimentRow.MIN_OPERATIONS) {
+            sides.add("hardware counted " + hardwareOperations);
+        }
+        if (simulatedOperations < ExperimentRow.MIN_OPERATIONS) {
+            sides.add("simulated counted " + simulatedOperations);
+        }
+        return sides.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", sides)
+                + " operations (fewer than " + ExperimentRow.MIN_OPERATIONS + ")");
     }
 }

@@ -27,13 +27,13 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
     }
 
     /**
-     * Spearman's ρ between hardware and simulated scores over every point (workloads × tunings)
-     * whose simulated run completed. Scores of different workloads differ by orders of
+     * Spearman's ρ between hardware and simulated scores over every {@linkplain #measurable()
+     * measurable} point (workloads × tunings). Scores of different workloads differ by orders of
      * magnitude, so this mostly says whether the simulator orders the workloads as the host
      * does; {@link #tuningOrderAgreement()} looks within each workload.
      */
     public double spearman() {
-        List<CalibrationPoint> usable = points.stream().filter(p -> !Double.isNaN(p.simulatedScore())).toList();
+        List<CalibrationPoint> usable = measurable();
         if (usable.size() < 2) {
             return Double.NaN;
         }
@@ -46,18 +46,18 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
      * The share of tuning pairs, within each workload, that the simulator orders as the host
      * does (which of two tunings scores higher), in [0, 1]; NaN if there is no pair. Pairs
      * whose hardware scores are within 10 % of each other are too close to call on a shared
-     * 2-processor host and are left out.
+     * 2-processor host and are left out, as are points that are not measurable.
      */
     public double tuningOrderAgreement() {
         int agree = 0;
         int total = 0;
-        for (List<CalibrationPoint> group : byWorkload().values()) {
+        for (List<CalibrationPoint> all : byWorkload().values()) {
+            List<CalibrationPoint> group = all.stream().filter(p -> p.notMeasurable().isEmpty()).toList();
             for (int i = 0; i < group.size(); i++) {
                 for (int j = i + 1; j < group.size(); j++) {
                     CalibrationPoint a = group.get(i);
                     CalibrationPoint b = group.get(j);
-                    if (Double.isNaN(a.simulatedScore()) || Double.isNaN(b.simulatedScore())
-                            || Math.abs(Experiment.deltaPercent(a.hardwareScore(), b.hardwareScore())) < 10) {
+                    if (Math.abs(Experiment.deltaPercent(a.hardwareScore(), b.hardwareScore())) < 10) {
                         continue;
                     }
                     total++;
@@ -69,6 +69,16 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
             }
         }
         return total == 0 ? Double.NaN : (double) agree / total;
+    }
+
+    /** The points that measured something on both sides (see {@link CalibrationPoint#notMeasurable()}). */
+    public List<CalibrationPoint> measurable() {
+        return points.stream().filter(p -> p.notMeasurable().isEmpty()).toList();
+    }
+
+    /** The points left out of the correlations, with why. */
+    public List<CalibrationPoint> notMeasurable() {
+        return points.stream().filter(p -> p.notMeasurable().isPresent()).toList();
     }
 
     /** The points grouped by workload, in order. */

@@ -9,6 +9,7 @@ import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.Window;
 import io.spinlab.sim.workload.Workload;
+import io.spinlab.sim.workload.WorkloadResult;
 import io.spinlab.sim.workload.WorkloadRunner;
 import io.spinlab.sim.workload.WorkloadType;
 import io.spinlab.sim.workload.Workloads;
@@ -178,17 +179,21 @@ public final class HostCalibration {
             for (String tuningText : settings.tunings()) {
                 Tuning tuning = Tuning.parse(tuningText);
                 double[] scores = new double[settings.repetitions()];
+                long fewest = Long.MAX_VALUE;
                 for (int i = 0; i < scores.length; i++) {
-                    scores[i] = WorkloadRunner.onHardware(onHardware, tuning).opsPerMs();
+                    WorkloadResult result = WorkloadRunner.onHardware(onHardware, tuning);
+                    scores[i] = result.opsPerMs();
+                    fewest = Math.min(fewest, result.operations());
                 }
                 Arrays.sort(scores);
                 SimulatedRun run = WorkloadRunner.simulate(simulated.name(), simulated.parameters(), tuning,
                         Simulation.builder(host).seed(SEED).faults(Faults.none()).budgets(Experiment.ROW_BUDGETS)
                                 .memoryModel(true).noise(true));
-                double sim = run.simulation().completed() && run.workloadResult().isPresent()
-                        ? run.workloadResult().get().opsPerMs() : Double.NaN;
+                boolean completed = run.simulation().completed() && run.workloadResult().isPresent();
+                double sim = completed ? run.workloadResult().get().opsPerMs() : Double.NaN;
+                long simOps = completed ? run.workloadResult().get().operations() : -1;
                 CalibrationPoint point = new CalibrationPoint(name, onHardware.parameters(), tuning.describe(),
-                        scores[scores.length / 2], sim);
+                        scores[scores.length / 2], sim, fewest, simOps);
                 points.add(point);
                 onPoint.accept(point);
             }

@@ -115,7 +115,8 @@ public final class ExperimentsReport {
         }
         md.append(String.format(Locale.ROOT, "%nSpearman ρ over %d points (workloads × tunings): **%.2f**; "
                 + "tuning order within a workload agrees in %s of the pairs that differ by 10 %% or more on "
-                + "hardware.%n%n", result.points().size(), result.spearman(), percent(result.tuningOrderAgreement())));
+                + "hardware.%n%n", result.measurable().size(), result.spearman(),
+                percent(result.tuningOrderAgreement())));
         return md.toString();
     }
 

@@ -58,6 +58,28 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldLeavePointsThatMeasureNothingOutOfTheCorrelations() {
+        HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
+        List<CalibrationPoint> points = List.of(
+                new CalibrationPoint("a", "", "net6", 100, 10, 2_000, 2_000),
+                new CalibrationPoint("a", "", "netcore2.0", 200, 20, 4_000, 4_000),
+                new CalibrationPoint("b", "", "net6", 300, 30, 6_000, 6_000),
+                // Measures nothing on either side: a 0 against a 0 would otherwise join the ranks.
+                new CalibrationPoint("c", "", "net6", 0, 0, 0, 0),
+                new CalibrationPoint("c", "", "netcore2.0", 40, Double.NaN, 800, -1));
+        CalibrationResult result = new CalibrationResult(HostCalibration.hostProfile(20, costs), 20, points, costs);
+
+        assertThat(result.measurable()).extracting(CalibrationPoint::workload).containsExactly("a", "a", "b");
+        assertThat(result.notMeasurable()).hasSize(2);
+        assertThat(points.get(3).notMeasurable()).hasValue("hardware counted 0 and simulated counted 0 operations "
+                + "(fewer than 100)");
+        assertThat(points.get(4).notMeasurable()).hasValue("the simulated run failed");
+        // Over the three measurable points the ranks agree exactly.
+        assertThat(result.spearman()).isEqualTo(1.0);
+        assertThat(result.tuningOrderAgreement()).isEqualTo(1.0);
+    }
+
+    @Test
     void shouldMeasureOrderedPercentilesOfTheWakeUp() throws InterruptedException {
         HostCosts costs = HostCosts.measure(50);
 
