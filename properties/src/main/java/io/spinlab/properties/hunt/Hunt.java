@@ -10,9 +10,11 @@ import io.spinlab.properties.engine.PropertyFailure;
 import io.spinlab.properties.sim.SimGens;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
+import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.WorkloadSource;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -20,8 +22,10 @@ import java.util.Optional;
 
 /**
  * Regression hunting between two heuristics: generate machines, thread multipliers, run lengths
- * and seeds; run the baseline and the candidate tuning on each in the simulator; look for a case
- * where the candidate scores worse than the baseline by more than a threshold. A find is shrunk
+ * and seeds; run the baseline and the candidate tuning on each in the simulator, over several
+ * seeds with the machine's run-to-run noise; look for a case where the candidate scores worse
+ * than the baseline by more than a threshold on every seed's evidence (the 95 % interval of the
+ * per-seed Δ below −threshold). A find is shrunk
  * by the property engine to the smallest machine, fewest threads and shortest run that still
  * regresses, and reported with the command that replays it.
  */
@@ -44,17 +48,32 @@ public final class Hunt {
      * @param budget how many cases to try before concluding nothing regresses
      * @param seed the hunt's seed (the property engine's run seed)
      * @param thresholdPercent a loss larger than this (in % of the baseline score) is a regression
+     * @param faults    faults injected in every run
+     * @param seeds     simulation seeds per case and tuning (the case's seed and the ones after it)
+     * @param noise     whether the machine's run-to-run noise is on
      */
     public record Config(Tuning baseline, Tuning candidate, List<WorkloadSource> workloads, int budget, long seed,
-                         double thresholdPercent, Faults faults) {
+                         double thresholdPercent, Faults faults, int seeds, boolean noise) {
 
-        /** A hunt without injected faults. */
+        /** Seeds per case when not told. */
+        public static final int DEFAULT_SEEDS = 3;
+
+        /** A hunt without injected faults, over {@value #DEFAULT_SEEDS} seeds per case with noise. */
         public Config(Tuning baseline, Tuning candidate, List<WorkloadSource> workloads, int budget, long seed,
                       double thresholdPercent) {
             this(baseline, candidate, workloads, budget, seed, thresholdPercent, Faults.none());
         }
 
+        /** A hunt over {@value #DEFAULT_SEEDS} seeds per case with noise. */
+        public Config(Tuning baseline, Tuning candidate, List<WorkloadSource> workloads, int budget, long seed,
+                      double thresholdPercent, Faults faults) {
+            this(baseline, candidate, workloads, budget, seed, thresholdPercent, faults, DEFAULT_SEEDS, true);
+        }
+
         public Config {
+            if (seeds < 1 || seeds > 100) {
+                throw new IllegalArgumentException("seeds = " + seeds + " is out of range; allowed 1..100");
+            }
             Objects.requireNonNull(faults, "faults");
             Objects.requireNonNull(baseline, "baseline");
             Objects.requireNonNull(candidate, "candidate");
@@ -95,6 +114,13 @@ public final class Hunt {
             return baselineScore == 0 ? 0 : (candidateScore - baselineScore) * 100 / baselineScore;
         }
 
+        private static String seedsText(Config config) {
+            return config.seeds() == 1 ? "" : String.format(Locale.ROOT, " (medians of %d seeds%s; every seed's Δ "
+                    + "interval below -%.1f %%)", config.seeds(), config.noise() ? " with noise" : "",
+                    config.thresholdPercent());
+        }
+
+        /** The report in words, with the replay line of a find. */
         public String describe(Config config) {
             if (found.isEmpty() && replayed.isPresent()) {
                 return String.format(Locale.ROOT, "hunt %s vs %s, replayed case: %s%n  baseline:  %.1f ops/ms%n"
@@ -109,11 +135,12 @@ public final class Hunt {
                         config.thresholdPercent(), casesTried, huntSeed);
             }
             return String.format(Locale.ROOT, "hunt %s vs %s: regression found after %d cases, shrunk in %d steps%n"
-                            + "  case:      %s%n  baseline:  %.1f ops/ms (%s)%n  candidate: %.1f ops/ms (%s), %+.1f %%%n"
+                            + "  case:      %s%n  baseline:  %.1f ops/ms (%s)%n  candidate: %.1f ops/ms (%s), %+.1f %%"
+                            + "%s%n"
                             + "  first found as: %s%n  replay: %s", config.candidate().describe(),
                     config.baseline().describe(), casesTried, shrinkSteps, found.get(), baselineScore,
                     config.baseline().describe(), candidateScore, config.candidate().describe(), deltaPercent(),
-                    original.orElseThrow(), replay);
+                    seedsText(config), original.orElseThrow(), replay);
         }
     }
 
@@ -132,20 +159,53 @@ public final class Hunt {
                 multiplier.generate(source), window.generate(source), seed.generate(source));
     }
 
-    /** Runs one tuning on one case and returns its score in ops/ms. */
+    /** Runs one tuning on one case (one seed, no noise) and returns its score in ops/ms. */
     public static double score(HuntCase huntCase, Tuning tuning) {
-        return score(huntCase, tuning, Faults.none());
+        return score(huntCase, tuning, Faults.none(), huntCase.seed(), false);
     }
 
     /**
-     * Runs one tuning on one case with {@code faults} injected, under the full cost model (shared
-     * memory and instructions costed), and returns its score in ops/ms.
+     * Runs one tuning on one case with {@code seed} and {@code faults} injected, under the full
+     * cost model (shared memory and instructions costed), and returns its score in ops/ms.
      */
-    public static double score(HuntCase huntCase, Tuning tuning, Faults faults) {
+    public static double score(HuntCase huntCase, Tuning tuning, Faults faults, long seed, boolean noise) {
         SimulatedRun run = huntCase.workload().simulate(HuntWorkloads.parameters(huntCase), tuning,
-                Simulation.builder(huntCase.machine()).seed(huntCase.seed()).faults(faults).memoryModel(true));
+                Simulation.builder(huntCase.machine()).seed(seed).faults(faults).memoryModel(true).noise(noise));
         run.simulation().requireCompleted();
         return run.opsPerMs();
+    }
+
+    /**
+     * Both tunings on one case over the configuration's seeds: the medians, and whether the
+     * candidate regressed. With two or more seeds a regression needs the whole 95 % interval of
+     * the per-seed Δ below −threshold, so that one unlucky trajectory is never a find; with one
+     * seed, the Δ itself.
+     */
+    static Outcome outcome(HuntCase huntCase, Config config) {
+        List<Double> base = new ArrayList<>();
+        List<Double> cand = new ArrayList<>();
+        List<Double> deltas = new ArrayList<>();
+        for (int k = 0; k < config.seeds(); k++) {
+            long seed = huntCase.seed() + k;
+            double b = score(huntCase, config.baseline(), config.faults(), seed, config.noise());
+            double c = score(huntCase, config.candidate(), config.faults(), seed, config.noise());
+            base.add(b);
+            cand.add(c);
+            deltas.add(b == 0 ? (c == 0 ? 0 : Double.POSITIVE_INFINITY) : (c - b) * 100 / b);
+        }
+        double baseline = Spread.of(base).median();
+        double candidate = Spread.of(cand).median();
+        boolean regressed;
+        if (deltas.size() >= 2 && deltas.stream().allMatch(Double::isFinite)) {
+            regressed = Spread.of(deltas).high95() < -config.thresholdPercent();
+        } else {
+            regressed = candidate < baseline * (1 - config.thresholdPercent() / 100);
+        }
+        return new Outcome(baseline, candidate, regressed);
+    }
+
+    /** What one case gave: the medians and the verdict. */
+    record Outcome(double baseline, double candidate, boolean regressed) {
     }
 
     /** Hears about each case as the hunt runs it, so that a command line can show progress. */
@@ -193,12 +253,13 @@ public final class Hunt {
         try {
             property.run(huntCase -> {
                 tried[0]++;
-                double base = score(huntCase, config.baseline(), config.faults());
-                double cand = score(huntCase, config.candidate(), config.faults());
+                Outcome outcome = outcome(huntCase, config);
+                double base = outcome.baseline();
+                double cand = outcome.candidate();
                 last[0] = huntCase;
                 lastScores[0] = base;
                 lastScores[1] = cand;
-                boolean regressed = cand < base * (1 - config.thresholdPercent() / 100);
+                boolean regressed = outcome.regressed();
                 if (regressed && triedBeforeFind[0] == 0) {
                     triedBeforeFind[0] = tried[0];
                 }
@@ -223,6 +284,8 @@ public final class Hunt {
                     + String.join(" ", config.workloads().stream().map(WorkloadSource::options).toList())
                     + " --threshold " + config.thresholdPercent()
                     + (config.faults().any() ? " --faults " + config.faults().describe() : "")
+                    + (config.seeds() != Config.DEFAULT_SEEDS ? " --seeds " + config.seeds() : "")
+                    + (config.noise() ? "" : " --no-noise")
                     + " --replay " + failure.minimalChoices();
             return new Report(Optional.of(regression.huntCase), Optional.of(original), regression.baseline,
                     regression.candidate, triedBeforeFind[0], failure.shrinkSteps(), replay, config.seed(),

@@ -51,8 +51,8 @@ class HuntTest {
         assertThat(original.seed()).isEqualTo(1);
         assertThat(report.casesTried()).isEqualTo(1);
         assertThat(report.shrinkSteps()).isEqualTo(2);
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(797, 300));
-        assertThat(report.candidateScore()).isEqualTo(opsPerMs(28, 300));
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(802, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(30, 300));
         assertThat(report.replay()).endsWith("--candidate net6,spin=none --workload mres-wait-drain-rate "
                 + "--threshold 10.0 --replay c:0,0,0,0,0,0");
 
@@ -61,6 +61,24 @@ class HuntTest {
         assertThat(replayed.found()).contains(shrunk);
         assertThat(replayed.candidateScore()).isEqualTo(report.candidateScore());
         assertThat(replayed.baselineScore()).isEqualTo(report.baselineScore());
+    }
+
+    @Test
+    void shouldRunOneTrajectoryPerCaseWithOneSeedAndNoNoise() {
+        // The protocol's options: one seed without noise is the hunt of before, to the operation.
+        Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.parse("current,spin=none"),
+                HuntWorkloads.named(List.of("mres-wait-drain-rate")), 30, 7, 10, io.spinlab.sim.engine.Faults.none(),
+                1, false);
+        Hunt.Report report = Hunt.run(config);
+
+        assertSmallestDrainCase(report.found().orElseThrow());
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(797, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(28, 300));
+        assertThat(report.replay()).contains(" --seeds 1 --no-noise --replay ");
+        assertThat(report.describe(config)).doesNotContain("medians of");
+        assertThatThrownBy(() -> new Hunt.Config(Tuning.current(), Tuning.legacy(), MRES, 5, 1, 5,
+                io.spinlab.sim.engine.Faults.none(), 0, true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("seeds = 0 is out of range; allowed 1..100");
     }
 
     @Test
@@ -74,7 +92,8 @@ class HuntTest {
 
     @Test
     void shouldHuntCurrentAgainstLegacyOverTheMresWorkloads() {
-        // Seeded and deterministic: the hunt finds the current spin losing 26 % to the legacy one
+        // Seeded and deterministic: the hunt finds the current spin losing 48 % to the legacy one
+        // (the medians of three noisy seeds, every seed's Δ below -10 %)
         // in wait latency on a 10-cycle-PAUSE part with 2 processors, after exactly 2 cases.
         Hunt.Config config = new Hunt.Config(Tuning.legacy(), Tuning.current(), MRES, 40, 2026, 10);
         Hunt.Report report = Hunt.run(config);
@@ -96,7 +115,7 @@ class HuntTest {
         assertThat(report.casesTried()).isEqualTo(2);
         assertThat(report.shrinkSteps()).isEqualTo(2);
         assertThat(report.baselineScore()).isEqualTo(opsPerMs(2323, 300));
-        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1727, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1198, 300));
         assertThat(report.replay()).endsWith("--replay c:0,0,0,0,0,0");
     }
 

@@ -65,6 +65,9 @@ final class HuntCommand implements Callable<Integer> {
     private boolean failOnRegression;
 
     @Mixin
+    private MeasurementOptions measurement;
+
+    @Mixin
     private ProgressOptions progress;
 
     @Spec
@@ -74,7 +77,7 @@ final class HuntCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Hunt.Config config = new Hunt.Config(RunSpec.loadTuning(baseline), RunSpec.loadTuning(candidate),
-                sources(), budget, seed, threshold, Faults.parse(faults));
+                sources(), budget, seed, threshold, Faults.parse(faults), measurement.seeds, !measurement.noNoise);
         if (replay != null && spec.commandLine().getParseResult().hasMatchedOption("--budget")) {
             throw new IllegalArgumentException("--replay runs the one case it names; --budget does not apply");
         }
