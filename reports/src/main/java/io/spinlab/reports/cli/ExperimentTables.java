@@ -159,6 +159,7 @@ final class ExperimentTables {
             case NONE -> "";
             case RIGHT_BETTER -> "better";
             case NOT_WORSE -> "not worse";
+            case RIGHT_WORSE -> "worse";
             case NEUTRAL -> "neutral";
         };
     }

@@ -14,6 +14,7 @@ import io.spinlab.sim.experiment.Published;
 import io.spinlab.sim.workload.ThreadCount;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.WorkloadSource;
+import io.spinlab.sim.workload.Workloads;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -79,6 +80,12 @@ final class WhatifCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Simulation seed (default ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--frontier", paramLabel = "PARAM=V1,V2,...", description = "Also sweep one workload parameter "
+            + "(e.g. spin=0,35,70,140,280 with --workload quwi: the pool's semaphore spin) and print, per workload "
+            + "and thread count, throughput and CPU time per operation of both tunings at each value; --out adds "
+            + "the frontier chart (score against CPU ns/op) as an SVG file.")
+    private String frontier;
+
     @Option(names = "--fast", description = "Fast mode, for quick sweeps only: only Platform calls cost time "
             + "(shared memory and the code between calls are free); every output says so first.")
     private boolean fast;
@@ -118,6 +125,38 @@ final class WhatifCommand implements Callable<Integer> {
         return names.stream().map(WorkloadSource::named).toList();
     }
 
+    /** Whether the sweep sets the workload's thread count: every workload but a registry one without {@code threads}. */
+    private static boolean threaded(WorkloadSource source) {
+        return !(source instanceof WorkloadSource.Registered registered) || registered.takesParameter("threads");
+    }
+
+    /** The parameter of {@code --frontier PARAM=V1,V2,...}. */
+    static String frontierParameter(String spec) {
+        int eq = spec.indexOf('=');
+        String name = eq < 0 ? "" : spec.substring(0, eq).strip();
+        if (eq < 0 || name.isEmpty() || !name.matches("[a-z][a-z0-9-]*")) {
+            throw new IllegalArgumentException("--frontier " + spec + ": expected PARAM=V1,V2,... with a workload "
+                    + "parameter name, e.g. spin=0,35,70,140,280");
+        }
+        if (List.of("threads", "warmup", "window").contains(name)) {
+            throw new IllegalArgumentException("--frontier " + spec + ": the sweep sets " + name + " at every point; "
+                    + "sweep another parameter (threads: --threads)");
+        }
+        return name;
+    }
+
+    /** The values of {@code --frontier PARAM=V1,V2,...}: at least two, distinct. */
+    static List<String> frontierValues(String spec) {
+        List<String> values = java.util.Arrays.stream(spec.substring(spec.indexOf('=') + 1).split(","))
+                .map(String::strip).toList();
+        if (values.size() < 2 || values.stream().anyMatch(String::isEmpty)) {
+            throw new IllegalArgumentException("--frontier " + spec + ": give at least two non-empty values, "
+                    + "comma-separated, e.g. spin=0,35,70,140,280");
+        }
+        CliFiles.checkDistinct("--frontier", values);
+        return values;
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter text = spec.commandLine().getOut();
@@ -125,8 +164,17 @@ final class WhatifCommand implements Callable<Integer> {
         Tuning rightTuning = RunSpec.loadTuning(right);
         List<WorkloadSource> sources = sources();
         List<String> names = sources.stream().map(WorkloadSource::name).toList();
+        String frontierParameter = frontier == null ? null : frontierParameter(frontier);
+        List<String> frontierValues = frontier == null ? List.of("") : frontierValues(frontier);
         List<ThreadCount> counts = (threads.isEmpty() ? List.of("1pc") : threads).stream().map(ThreadCount::parse)
                 .toList();
+        for (WorkloadSource source : sources) {
+            if (!threads.isEmpty() && !threaded(source)) {
+                throw new IllegalArgumentException("--threads: " + source.name() + " has no threads parameter (its "
+                        + "parameters: " + String.join(", ", Workloads.byName(source.name()).parameterKeys())
+                        + "); leave --threads out");
+            }
+        }
         CliFiles.checkDistinct("--threads", counts);
         CliFiles.checkDistinct("--pause-cycles", pauseCycles);
         CliFiles.checkDistinct("--processors", processors);
@@ -152,13 +200,16 @@ final class WhatifCommand implements Callable<Integer> {
         List<PlannedRow> rows = new ArrayList<>();
         for (WorkloadSource source : sources) {
             for (ThreadCount count : counts) {
-                for (int pause : pauseCycles) {
-                    for (int procs : processors) {
-                        MachineProfile machine = baseMachine.withPauseCycles(pause).withProcessors(procs, procs)
-                                .withName(baseMachine.name() + "@pause=" + pause + ",procs=" + procs);
-                        Workload workload = source.create("threads=" + count + ","
-                                + Experiments.windowFor(count.resolve(procs)).parameters());
-                        rows.add(new PlannedRow(workload, machine, Published.none(), seed, source));
+                for (String value : frontierValues) {
+                    for (int pause : pauseCycles) {
+                        for (int procs : processors) {
+                            MachineProfile machine = baseMachine.withPauseCycles(pause).withProcessors(procs, procs)
+                                    .withName(baseMachine.name() + "@pause=" + pause + ",procs=" + procs);
+                            String swept = frontierParameter == null ? "" : frontierParameter + "=" + value + ",";
+                            Workload workload = source.create(swept + (threaded(source) ? "threads=" + count + ","
+                                    : "") + Experiments.windowFor(count.resolve(procs)).parameters());
+                            rows.add(new PlannedRow(workload, machine, Published.none(), seed, source));
+                        }
                     }
                 }
             }
@@ -180,21 +231,42 @@ final class WhatifCommand implements Callable<Integer> {
             });
         }
         int i = 0;
+        Map<String, Frontier> frontiers = new LinkedHashMap<>();
         for (String name : names) {
             for (ThreadCount count : counts) {
-                Heatmap map = new Heatmap(name + " at " + count + " threads: " + rightTuning.describe() + " vs "
-                        + leftTuning.describe() + ", Δ %", pauseCycles, processors);
-                for (int pause : pauseCycles) {
-                    for (int procs : processors) {
-                        map.put(pause, procs, results.get(i++).deltaPercent());
+                String at = threaded(sources.get(names.indexOf(name))) ? " at " + count + " threads" : "";
+                Frontier curve = frontierParameter == null ? null : new Frontier(name + at
+                        + ": score and CPU time per operation over " + frontierParameter, frontierParameter,
+                        frontierValues, leftTuning.describe(), rightTuning.describe());
+                for (String value : frontierValues) {
+                    String with = frontierParameter == null ? "" : " with " + frontierParameter + "=" + value;
+                    Heatmap map = new Heatmap(name + at + with + ": " + rightTuning.describe()
+                            + " vs " + leftTuning.describe() + ", Δ %", pauseCycles, processors);
+                    for (int pause : pauseCycles) {
+                        for (int procs : processors) {
+                            ExperimentRow row = results.get(i++);
+                            map.put(pause, procs, row.deltaPercent());
+                            if (curve != null) {
+                                curve.put("pause=" + pause + ",procs=" + procs, value, row);
+                            }
+                        }
                     }
+                    maps.put(name + "-" + count + (frontierParameter == null ? "" : "-" + frontierParameter + "="
+                            + value), map);
+                    text.println(map.table());
                 }
-                maps.put(name + "-" + count, map);
-                text.println(map.table());
+                if (curve != null) {
+                    frontiers.put("frontier-" + name + "-" + count, curve);
+                    text.println(curve.table());
+                }
             }
         }
         if (out != null) {
             for (Map.Entry<String, Heatmap> entry : maps.entrySet()) {
+                String file = entry.getKey().replaceAll("[^A-Za-z0-9.-]", "_") + ".svg";
+                Files.writeString(out.resolve(file), entry.getValue().svg());
+            }
+            for (Map.Entry<String, Frontier> entry : frontiers.entrySet()) {
                 String file = entry.getKey().replaceAll("[^A-Za-z0-9.-]", "_") + ".svg";
                 Files.writeString(out.resolve(file), entry.getValue().svg());
             }
@@ -204,7 +276,8 @@ final class WhatifCommand implements Callable<Integer> {
                     + "machines swept over PAUSE cycles × processors: where does the newer heuristic stop winning?",
                     Map.of(sweep, results), provenance));
             text.println("report: " + written.get(1) + " (also README.md, data.json, data.csv, and " + maps.size()
-                    + " heat map(s) as SVG files)");
+                    + " heat map(s)" + (frontiers.isEmpty() ? "" : " and " + frontiers.size() + " frontier chart(s)")
+                    + " as SVG files)");
         }
         text.flush();
         return results.stream().anyMatch(r -> r.failure().isPresent()) ? SpinlabCommand.EXIT_CHECK_FAILED : 0;

@@ -100,6 +100,9 @@ public final class Charts {
             series.put(seriesKey("right", variant), new YIntervalSeries(rightName + suffix, true, false));
         }
         YIntervalSeries published = new YIntervalSeries("published Δ applied to the left score", true, false);
+        YIntervalSeries publishedLeft = new YIntervalSeries("published left score (its harness's units)", true, false);
+        YIntervalSeries publishedRight = new YIntervalSeries("published right score (its harness's units)", true,
+                false);
         double lowest = Double.POSITIVE_INFINITY;
         double highest = 0;
         for (ReportRow row : rows) {
@@ -117,6 +120,18 @@ public final class Charts {
                 highest = Math.max(highest, implied);
                 lowest = implied > 0 ? Math.min(lowest, implied) : lowest;
             }
+            if (r.published().leftScore().isPresent() && r.published().rightScore().isPresent()) {
+                double left = r.published().leftScore().getAsDouble();
+                double right = r.published().rightScore().getAsDouble();
+                publishedLeft.add(x, left, left, left);
+                publishedRight.add(x, right, right, right);
+                for (double v : new double[] {left, right}) {
+                    if (v > 0) {
+                        highest = Math.max(highest, v);
+                        lowest = Math.min(lowest, v);
+                    }
+                }
+            }
             for (double v : concat(r.leftScores(), r.rightScores())) {
                 if (Double.isFinite(v) && v > 0) {
                     lowest = Math.min(lowest, v);
@@ -129,6 +144,11 @@ public final class Charts {
         boolean withPublished = published.getItemCount() > 0;
         if (withPublished) {
             dataset.addSeries(published);
+        }
+        boolean withPublishedScores = publishedLeft.getItemCount() > 0;
+        if (withPublishedScores) {
+            dataset.addSeries(publishedLeft);
+            dataset.addSeries(publishedRight);
         }
 
         DecimalFormat multipleFormat = new DecimalFormat("0.##", DecimalFormatSymbols.getInstance(Locale.ROOT));
@@ -167,6 +187,16 @@ public final class Charts {
             renderer.setSeriesPaint(index, PUBLISHED);
             renderer.setSeriesLinesVisible(index, false);
             renderer.setSeriesShape(index, new Polygon(new int[] {0, 6, 0, -6}, new int[] {-6, 0, 6, 0}, 4));
+        }
+        if (withPublishedScores) {
+            // Hollow squares in the sides' colours: the source's own scores, in its harness's units.
+            int index = 2 * variants.size() + (withPublished ? 1 : 0);
+            for (int side = 0; side < 2; side++) {
+                renderer.setSeriesPaint(index + side, side == 0 ? LEFT : RIGHT);
+                renderer.setSeriesLinesVisible(index + side, false);
+                renderer.setSeriesShapesFilled(index + side, false);
+                renderer.setSeriesShape(index + side, new java.awt.Rectangle(-5, -5, 10, 10));
+            }
         }
         XYPlot plot = new XYPlot(dataset, x, y, renderer);
         return finish(new JFreeChart(title, TITLE_FONT, styled(plot), true));
@@ -259,6 +289,55 @@ public final class Charts {
         public Number parse(String source, ParsePosition position) {
             throw new UnsupportedOperationException("labels only");
         }
+    }
+
+    /**
+     * One curve of a frontier chart: a tuning on a machine, one point per value of the swept
+     * parameter, in sweep order.
+     *
+     * @param name        the legend entry, e.g. {@code right: net6 on skylake}
+     * @param cpuNanos    CPU time per operation of each point, ns
+     * @param score       the score of each point, operations per ms
+     * @param labels      each point's value of the swept parameter, e.g. {@code 70}
+     */
+    public record FrontierCurve(String name, double[] cpuNanos, double[] score, String[] labels) {
+    }
+
+    /**
+     * The frontier of throughput against CPU time per operation across a swept parameter: x =
+     * CPU ns per operation, y = score, a line per curve through its points in sweep order, each
+     * point labelled with its value. Points that are not finite are left out.
+     */
+    public static JFreeChart frontier(String title, String parameter, List<FrontierCurve> curves) {
+        org.jfree.data.xy.XYSeriesCollection dataset = new org.jfree.data.xy.XYSeriesCollection();
+        List<XYTextAnnotation> labels = new ArrayList<>();
+        for (FrontierCurve curve : curves) {
+            org.jfree.data.xy.XYSeries series = new org.jfree.data.xy.XYSeries(curve.name(), false, true);
+            for (int i = 0; i < curve.score().length; i++) {
+                double x = curve.cpuNanos()[i];
+                double y = curve.score()[i];
+                if (Double.isFinite(x) && Double.isFinite(y)) {
+                    series.add(x, y);
+                    XYTextAnnotation label = new XYTextAnnotation(parameter + "=" + curve.labels()[i], x, y);
+                    label.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
+                    label.setTextAnchor(org.jfree.chart.ui.TextAnchor.BOTTOM_LEFT);
+                    labels.add(label);
+                }
+            }
+            dataset.addSeries(series);
+        }
+        NumberAxis x = new NumberAxis("CPU time per operation (ns, all processors)");
+        x.setAutoRangeIncludesZero(true);
+        NumberAxis y = new NumberAxis("score (ops per ms)");
+        y.setAutoRangeIncludesZero(true);
+        org.jfree.chart.renderer.xy.XYLineAndShapeRenderer renderer =
+                new org.jfree.chart.renderer.xy.XYLineAndShapeRenderer(true, true);
+        for (int i = 0; i < curves.size(); i++) {
+            renderer.setSeriesStroke(i, new BasicStroke(2f));
+        }
+        XYPlot plot = new XYPlot(dataset, x, y, renderer);
+        labels.forEach(plot::addAnnotation);
+        return finish(new JFreeChart(title, TITLE_FONT, styled(plot), true));
     }
 
     /** A width that gives a heat map of {@code columns} columns readable cells, SVG user units. */

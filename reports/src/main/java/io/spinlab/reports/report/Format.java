@@ -67,6 +67,7 @@ public final class Format {
             case NONE -> "";
             case RIGHT_BETTER -> "better";
             case NOT_WORSE -> "not worse";
+            case RIGHT_WORSE -> "worse";
             case NEUTRAL -> "neutral";
         };
     }

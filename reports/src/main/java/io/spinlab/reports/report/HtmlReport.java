@@ -1,11 +1,13 @@
 package io.spinlab.reports.report;
 
 import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.Published;
 import io.spinlab.sim.experiment.Verdict;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A report as one self-contained HTML page ({@code index.html} of a report directory): the
@@ -190,8 +192,8 @@ public final class HtmlReport {
                     .append(numberCell(Format.score(row.result(), false)))
                     .append(deltaCell(row.result()))
                     .append(source.isEmpty() ? "<td class=\"num\">" : "<td class=\"num\" title=\"" + escape(source)
-                            + "\">").append(escape(published)).append("</td>")
-                    .append(verdictCell(row.result().verdict()))
+                            + "\">").append(publishedLink(row.result().published(), published)).append("</td>")
+                    .append(verdictCell(row.result().verdict(), table.mechanismNumber(row), row.mechanism()))
                     .append(numberCell(Format.cpuPerOp(row.result()))).append("</tr>\n");
         }
         Total total = table.total();
@@ -207,11 +209,33 @@ public final class HtmlReport {
             html.append("<td></td>");
         }
         html.append("<td></td></tr>\n</tbody>\n</table>\n");
+        List<String> mechanisms = table.mechanisms();
+        if (!mechanisms.isEmpty()) {
+            html.append("<p class=\"note\">Why rows disagree, as far as found:</p>\n<ol class=\"mechanisms\">\n");
+            mechanisms.forEach(m -> html.append("<li>").append(escape(m)).append("</li>\n"));
+            html.append("</ol>\n");
+        }
         List<String> sources = table.sources();
         if (!sources.isEmpty()) {
             html.append("<p class=\"sources\">Published: ").append(escape(String.join("; ", sources)))
                     .append(".</p>\n");
         }
+    }
+
+    /** The published claim's text, linked to the thread it was taken from when it is cited. */
+    private static String publishedLink(Published published, String text) {
+        return published.citation().map(c -> "<a href=\"" + escape(c.url()) + "\">" + escape(text) + "</a>")
+                .orElse(escape(text));
+    }
+
+    /** A verdict cell; a disagreeing row's names its mechanism's number and carries its text as the title. */
+    private static String verdictCell(Verdict verdict, int mechanism, Optional<String> text) {
+        if (mechanism == 0) {
+            return verdictCell(verdict);
+        }
+        String name = Format.verdict(verdict);
+        return "<td class=\"verdict-" + name.replace(' ', '-') + "\" title=\"" + escape(text.orElse("")) + "\">"
+                + name + " <sup>" + mechanism + "</sup></td>";
     }
 
     private static String numberCell(String text) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.experiment.Citation;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Published;
 import io.spinlab.sim.experiment.Spread;
@@ -13,6 +14,7 @@ import io.spinlab.sim.experiment.Spread;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * A report as JSON ({@code data.json} of a report directory): every raw result, for tools.
@@ -118,6 +120,11 @@ public final class JsonReport {
         number(node, "deltaPercent", r.deltaPercent());
         published(node.putObject("published"), r.published());
         node.put("verdict", r.verdict().name());
+        if (row.mechanism().isPresent()) {
+            node.put("mechanism", row.mechanism().get());
+        } else {
+            node.putNull("mechanism");
+        }
         metrics(node.putObject("leftMetrics"), r.leftMetrics());
         metrics(node.putObject("rightMetrics"), r.rightMetrics());
         if (r.failure().isPresent()) {
@@ -181,6 +188,30 @@ public final class JsonReport {
             node.putNull("deltaPercent");
         }
         node.put("source", published.source());
+        optionalNumber(node, "leftScore", published.leftScore());
+        optionalNumber(node, "rightScore", published.rightScore());
+        if (published.citation().isPresent()) {
+            Citation c = published.citation().get();
+            ObjectNode o = node.putObject("citation");
+            o.put("repository", c.repository());
+            o.put("pullRequest", c.pullRequest());
+            o.put("postedIn", c.postedIn());
+            o.put("url", c.url());
+            o.put("author", c.author());
+            o.put("date", c.date());
+            o.put("machine", c.machine());
+            o.put("note", c.note());
+        } else {
+            node.putNull("citation");
+        }
+    }
+
+    private static void optionalNumber(ObjectNode node, String field, OptionalDouble value) {
+        if (value.isPresent()) {
+            number(node, field, value.getAsDouble());
+        } else {
+            node.putNull(field);
+        }
     }
 
     private static void metrics(ObjectNode node, Map<String, Double> metrics) {

@@ -108,8 +108,9 @@ public final class MarkdownReport {
                     .append(" | ").append(Format.score(row.result(), false)).append(" | ")
                     .append(Format.delta(row.result())).append(" | ")
                     .append(Format.published(row.result().published())).append(" | ")
-                    .append(Format.verdict(row.result().verdict())).append(" | ")
-                    .append(Format.cpuPerOp(row.result())).append(" |\n");
+                    .append(Format.verdict(row.result().verdict()))
+                    .append(table.mechanismNumber(row) > 0 ? " [" + table.mechanismNumber(row) + "]" : "")
+                    .append(" | ").append(Format.cpuPerOp(row.result())).append(" |\n");
         }
         Total total = table.total();
         String mean = Format.mean(total);
@@ -120,6 +121,14 @@ public final class MarkdownReport {
                 .append(table.publishedTotal().map(Format::published).orElse("")).append(" | ")
                 .append(table.publishedTotal().isPresent() ? Format.verdict(table.totalVerdict()) : "")
                 .append(" |  |\n\n");
+        List<String> mechanisms = table.mechanisms();
+        if (!mechanisms.isEmpty()) {
+            md.append("Why rows disagree, as far as found (`simulator/EXPERIMENTS.md`):\n\n");
+            for (int i = 0; i < mechanisms.size(); i++) {
+                md.append("- [").append(i + 1).append("] ").append(mechanisms.get(i)).append('\n');
+            }
+            md.append('\n');
+        }
         List<String> sources = table.sources();
         if (!sources.isEmpty()) {
             md.append("Published: ").append(String.join("; ", sources)).append(".\n\n");

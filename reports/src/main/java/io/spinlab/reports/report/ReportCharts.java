@@ -84,12 +84,13 @@ public final class ReportCharts {
             for (String workload : workloads(section)) {
                 List<ReportRow> ofWorkload = section.rows().stream()
                         .filter(r -> r.result().workload().equals(workload)).toList();
-                // One map per thread count: each cell of a map is one (PAUSE, processors) machine.
-                for (String threads : ofWorkload.stream().map(r -> String.valueOf(r.parameters().get("threads")))
-                        .distinct().toList()) {
-                    List<ReportRow> rows = ofWorkload.stream()
-                            .filter(r -> String.valueOf(r.parameters().get("threads")).equals(threads)).toList();
-                    figures.add(heatmap(prefix + "-heatmap-" + (figures.size() + 1), workload, section, rows));
+                // One map per thread count and variant (a swept parameter's value): each cell of a map is one
+                // (PAUSE, processors) machine.
+                boolean variants = ofWorkload.stream().map(ReportRow::variant).distinct().count() > 1;
+                for (String key : ofWorkload.stream().map(ReportCharts::mapKey).distinct().toList()) {
+                    List<ReportRow> rows = ofWorkload.stream().filter(r -> mapKey(r).equals(key)).toList();
+                    String title = workload + (variants ? " " + rows.getFirst().variant().replace(',', ' ') : "");
+                    figures.add(heatmap(prefix + "-heatmap-" + (figures.size() + 1), title, section, rows));
                 }
             }
         }
@@ -144,6 +145,10 @@ public final class ReportCharts {
                 + ": green where the right tuning wins, red where it loses, grey where a run failed.",
                 Charts.heatmap(workload + threads + ": Δ %", pauseCycles, processors, values),
                 Charts.heatmapWidth(processors.size()), Charts.heatmapHeight(pauseCycles.size()));
+    }
+
+    private static String mapKey(ReportRow row) {
+        return row.parameters().get("threads") + "|" + row.variant();
     }
 
     private static List<String> workloads(ReportSection section) {

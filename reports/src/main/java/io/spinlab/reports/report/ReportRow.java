@@ -1,5 +1,8 @@
 package io.spinlab.reports.report;
 
+import io.spinlab.sim.experiment.Mechanisms;
+import io.spinlab.sim.experiment.Verdict;
+
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.workload.ThreadCount;
@@ -35,6 +38,18 @@ public record ReportRow(ExperimentRow result, MachineProfile machine, long seed)
             throw new IllegalArgumentException("row of machine '" + result.machine() + "' paired with profile '"
                     + machine.name() + "'");
         }
+    }
+
+    /**
+     * The mechanism found for this row's disagreement ({@link Mechanisms}), when its verdict is
+     * {@code disagrees} and one is recorded.
+     */
+    public Optional<String> mechanism() {
+        if (result.verdict() != Verdict.DISAGREES) {
+            return Optional.empty();
+        }
+        return Mechanisms.standard().explain(result.experiment(), result.machine(), result.workload(),
+                result.parameters());
     }
 
     /** The workload's parameters as key → value, in the workload's order. */

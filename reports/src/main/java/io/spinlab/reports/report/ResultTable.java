@@ -40,10 +40,29 @@ public record ResultTable(Optional<String> machine, List<ReportRow> rows, Option
         return publishedTotal.map(p -> p.judge(total.deltaPercent())).orElse(Verdict.NO_CLAIM);
     }
 
-    /** The distinct published sources of the rows and the total, in order of appearance. */
+    /**
+     * The distinct published sources of the rows and the total, in order of appearance: a cited
+     * claim as its citation with its address and note ({@code dotnet/coreclr #13556 (by kouvel,
+     * 2017-08-25) https://… — note}), any other by its source text.
+     */
     public List<String> sources() {
         return Stream.concat(rows.stream().map(r -> r.result().published()),
                         publishedTotal.stream())
-                .map(Published::source).filter(s -> !s.isEmpty()).distinct().toList();
+                .map(ResultTable::sourceText).filter(s -> !s.isEmpty()).distinct().toList();
+    }
+
+    private static String sourceText(Published published) {
+        return published.citation().map(c -> c.describe() + " " + c.url() + (c.note().isEmpty() ? "" : " — "
+                + c.note())).orElse(published.source());
+    }
+
+    /** The distinct mechanisms of the disagreeing rows ({@link ReportRow#mechanism()}), in row order. */
+    public List<String> mechanisms() {
+        return rows.stream().flatMap(r -> r.mechanism().stream()).distinct().toList();
+    }
+
+    /** The 1-based number of {@code row}'s mechanism in {@link #mechanisms()}, or 0 when it has none. */
+    public int mechanismNumber(ReportRow row) {
+        return row.mechanism().map(m -> mechanisms().indexOf(m) + 1).orElse(0);
     }
 }

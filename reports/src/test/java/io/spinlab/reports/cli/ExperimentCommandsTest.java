@@ -146,6 +146,34 @@ class ExperimentCommandsTest {
     }
 
     @Test
+    void whatifShouldChartScoreAgainstCpuPerOperationOverASweptParameterWhenGivenAFrontier(@TempDir Path dir)
+            throws Exception {
+        assertThat(run("whatif", "--workload", "quwi", "--frontier", "spin=0,70", "--pause-cycles", "140",
+                "--processors", "4", "--seeds", "1", "--no-noise", "--out", dir.toString())).isZero();
+        String text = out.toString();
+        assertThat(text).contains("quwi: score and CPU time per operation over spin")
+                .contains("quwi with spin=0: ").contains("quwi with spin=70: ")
+                .contains("left CPU ns/op").contains("right CPU ns/op").contains("and 1 frontier chart(s)");
+        String table = text.substring(text.indexOf("over spin"));
+        assertThat(table.lines().filter(l -> l.contains("pause=140,procs=4"))).hasSize(2);
+        String drawing = Files.readString(dir.resolve("frontier-quwi-1pc.svg"));
+        assertThat(drawing).startsWith("<svg").contains("CPU time per operation").contains("spin=0")
+                .contains("spin=70").contains("</svg>");
+        org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(dir.resolve("index.html").toFile());
+        assertThat(page.select("figure.chart[data-kind=heatmap] svg")).hasSize(2);
+    }
+
+    @Test
+    void whatifShouldRefuseAFrontierWithOneValueOrAThreadCountForAWorkloadWithoutThreads() {
+        assertThat(run("whatif", "--workload", "quwi", "--frontier", "spin=70")).isEqualTo(2);
+        assertThat(err.toString()).contains("--frontier spin=70: give at least two non-empty values");
+        assertThat(run("whatif", "--workload", "quwi", "--threads", "2pc")).isEqualTo(2);
+        assertThat(err.toString()).contains("--threads: quwi has no threads parameter");
+        assertThat(run("whatif", "--frontier", "threads=1,2")).isEqualTo(2);
+        assertThat(err.toString()).contains("the sweep sets threads at every point");
+    }
+
+    @Test
     void whatifShouldRejectAnUnknownMachineField() {
         assertThat(run("whatif", "--set", "warpSpeed=9", "--pause-cycles", "10", "--processors", "2")).isEqualTo(2);
         assertThat(err.toString()).contains("warpSpeed");

@@ -64,6 +64,24 @@ class ChartsTest {
                 .isInstanceOf(NumberAxis.class);
     }
 
+    @Test
+    void shouldMarkThePublishedScoresBesideTheSimulatedOnesWhenTheSourceGivesThem() {
+        // The procScaling fixture's 1pc row has the published 56 → 330.
+        List<ReportRow> rows = ReportFixture.procScaling().rows().stream()
+                .filter(r -> r.variant().isEmpty()).toList();
+        JFreeChart chart = Charts.scoresByThreads("drain", rows);
+        IntervalXYDataset data = (IntervalXYDataset) chart.getXYPlot().getDataset();
+
+        assertThat(legend(chart)).containsSubsequence("published Δ applied to the left score",
+                "published left score (its harness's units)", "published right score (its harness's units)");
+        int left = legend(chart).indexOf("published left score (its harness's units)");
+        assertThat(data.getItemCount(left)).isEqualTo(1);
+        assertThat(data.getYValue(left, 0)).isEqualTo(56.0);
+        assertThat(data.getYValue(left + 1, 0)).isEqualTo(330.0);
+        // At the 1 × processors position of the axis.
+        assertThat(data.getXValue(left, 0)).isEqualTo(1.0);
+    }
+
     private static ReportRow row(MachineProfile machine, String threads, double left, double right) {
         return new ReportRow(new ExperimentRow("e", "w", machine.name(), "threads=" + threads + ",warmup=2ms,window=4ms",
                 "l", left, "r", right, Published.none(), Map.of(), Map.of(), Optional.empty(), 0, true, 1000, 1000, 1L),

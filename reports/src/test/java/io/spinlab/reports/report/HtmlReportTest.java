@@ -1,5 +1,7 @@
 package io.spinlab.reports.report;
 
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.experiment.ExperimentRow;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -9,6 +11,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +43,39 @@ class HtmlReportTest {
         Element total = table.selectFirst("tbody tr.total");
         assertThat(total.text()).startsWith("Total (geometric mean of 6 rows)");
         assertThat(total.select("td").get(4).text()).isEqualTo("+322.0");
+    }
+
+    @Test
+    void shouldLinkTheCitedThreadAndExplainTheDisagreementWhenACitedRowDisagrees() {
+        MachineProfile xeon = io.spinlab.model.machine.MachinePresets.byName("xeon-2s-32t");
+        io.spinlab.sim.experiment.Citation citation = new io.spinlab.sim.experiment.Citation("dotnet/coreclr", 9234,
+                "dotnet/coreclr#9234", "https://github.com/dotnet/coreclr/pull/9234", "stephentoub", "2017-02-01",
+                "a 32-core box", "the after cells could not be read");
+        io.spinlab.sim.experiment.Published published = io.spinlab.sim.experiment.Published.figure(100, 200,
+                "coreclr #9234: serial").citing(citation);
+        ExperimentRow row = new ExperimentRow("threadpool-global-queue", "quwi", xeon.name(),
+                "drivers=serial,depth=1,mode=global,requests=per-item,spin=70,warmup=2ms,window=4ms",
+                "netcore2.0,global-queue=queue-segment", 500, "netcore2.0", 501, published, Map.of(), Map.of(),
+                Optional.empty(), 10, true, 2_000, 2_004, 1L);
+        ReportSection section = new ReportSection("threadpool-global-queue", "fixture", "a", "b", List.of(),
+                Map.of(), List.of(new ReportRow(row, xeon, 1)));
+        Document cited = Jsoup.parse(HtmlReport.render(new ReportData(List.of(section), ReportFixture.PROVENANCE)));
+
+        Element cells = cited.selectFirst("table.results tbody tr.row");
+        assertThat(cells.selectFirst("a[href=https://github.com/dotnet/coreclr/pull/9234]").text())
+                .isEqualTo("+100.0");
+        Element verdict = cells.select("td").get(5);
+        assertThat(verdict.text()).isEqualTo("disagrees 1");
+        assertThat(verdict.attr("title")).startsWith("One driver never contends on the global queue");
+        assertThat(cited.select("ol.mechanisms li").eachText()).singleElement().asString()
+                .startsWith("One driver never contends");
+        assertThat(cited.selectFirst("p.sources").text()).contains("dotnet/coreclr #9234 (by stephentoub, "
+                + "2017-02-01) https://github.com/dotnet/coreclr/pull/9234 — the after cells could not be read");
+        String json = JsonReport.render(new ReportData(List.of(section), ReportFixture.PROVENANCE));
+        assertThat(json).contains("\"mechanism\" : \"One driver never contends").contains("\"leftScore\" : 100.0")
+                .contains("\"author\" : \"stephentoub\"").contains("\"date\" : \"2017-02-01\"");
+        assertThat(MarkdownReport.render(new ReportData(List.of(section), ReportFixture.PROVENANCE)))
+                .contains("| disagrees [1] |").contains("- [1] One driver never contends");
     }
 
     @Test

@@ -114,6 +114,16 @@ public final class Experiments {
         return windowFor(threads.resolve(machine.logicalProcessors()));
     }
 
+    /** What was published about this row ({@link PublishedFigures}). */
+    private static Published claim(String experiment, String machine, Workload workload) {
+        return PublishedFigures.standard().claim(experiment, machine, workload);
+    }
+
+    private static Published total(String experiment, String machine) {
+        return PublishedFigures.standard().total(experiment, machine).orElseThrow(() -> new IllegalStateException(
+                "published.json has no total of " + experiment + " on " + machine));
+    }
+
     // ------------------------------------------------------------------ mres-proc-scaling
 
     private static Experiment mresProcScaling() {
@@ -126,8 +136,7 @@ public final class Experiments {
                         Workload w = workload.equals(MresWaitDrainRate.NAME)
                                 ? new MresWaitDrainRate(threads, delay, windowFor(threads, machine))
                                 : new MresWaitLatency(threads, delay, windowFor(threads, machine));
-                        rows.add(new PlannedRow(w, machine, procScalingClaim(machineName, workload, threads, delay),
-                                SEED));
+                        rows.add(new PlannedRow(w, machine, claim("mres-proc-scaling", machineName, w), SEED));
                     }
                 }
             }
@@ -141,41 +150,8 @@ public final class Experiments {
                 Generation.NETCORE2_0.tuning(), Generation.NETCORE2_0_13556.tuning(),
                 rows, List.of("skylake-i7-6700: total over all 16 published rows +322 %",
                         "sandybridge-e5-1650: about +50 % in total, most rows improving"))
-                .withPublishedTotal(SANDY_BRIDGE, Published.delta(50,
-                        "coreclr #13556, Xeon E5-1650: about +50 % in total"))
-                .withPublishedTotal(SKYLAKE, Published.delta(322,
-                        "coreclr #13556, Core i7-6700: total over its 16 rows +322 %"));
-    }
-
-    private static Published procScalingClaim(String machine, String workload, ThreadCount threads, long delay) {
-        if (!machine.equals(SKYLAKE)) {
-            return Published.none();
-        }
-        String pc = threads.toString();
-        if (delay == 0 && workload.equals(MresWaitDrainRate.NAME)) {
-            switch (pc) {
-                case "1pc" -> {
-                    return Published.figure(56, 330, "coreclr #13556, Core i7-6700: 56 → 330");
-                }
-                case "16pc" -> {
-                    return Published.figure(174, 887, "coreclr #13556, Core i7-6700: 174 → 887");
-                }
-                case "64pc" -> {
-                    return Published.figure(186, 978, "coreclr #13556, Core i7-6700: 186 → 978");
-                }
-                default -> {
-                    // the claim below
-                }
-            }
-        }
-        if (delay == 0 && workload.equals(MresWaitLatency.NAME) && pc.equals("0.5pc")) {
-            return Published.figure(1311, 8461, "coreclr #13556, Core i7-6700: 1,311 → 8,461");
-        }
-        if (threads.multiple() >= 1) {
-            return Published.direction(Published.Direction.RIGHT_BETTER,
-                    "coreclr #13556: the multiply crawls on Skylake from 1 × processors on");
-        }
-        return Published.none();
+                .withPublishedTotal(SANDY_BRIDGE, total("mres-proc-scaling", SANDY_BRIDGE))
+                .withPublishedTotal(SKYLAKE, total("mres-proc-scaling", SKYLAKE));
     }
 
     // ------------------------------------------------------------------ normalized-spin
@@ -188,7 +164,7 @@ public final class Experiments {
                 for (ThreadCount threads : List.of(ThreadCount.ofMultiple(1), ThreadCount.ofMultiple(2))) {
                     Window window = windowFor(threads, machine);
                     Workload w = Workloads.create(workload, "threads=" + threads + "," + window.parameters());
-                    rows.add(new PlannedRow(w, machine, normalizedClaim(machineName, workload, threads), SEED));
+                    rows.add(new PlannedRow(w, machine, claim("normalized-spin", machineName, w), SEED));
                 }
             }
         }
@@ -202,27 +178,6 @@ public final class Experiments {
                 Generation.CORERT_2019_BEFORE.tuning(), Generation.CORERT_2019_AFTER.tuning(), rows,
                 List.of("kabylake-e3-1245v6: no scenario regressed by more than noise",
                         "haswell-i5-4670k: close to neutral"));
-    }
-
-    private static Published normalizedClaim(String machine, String workload, ThreadCount threads) {
-        if (machine.equals(HASWELL)) {
-            return Published.direction(Published.Direction.NEUTRAL, "corert #7569, Haswell i5-4670K: close to neutral");
-        }
-        String pc = threads.toString();
-        if (workload.equals(MresWaitDrainRate.NAME) && pc.equals("1pc")) {
-            return Published.delta(34, "corert #7569, Xeon E3-1245 v6: MresWaitDrainRate 1PcT +34 %");
-        }
-        if (workload.equals(MresWaitDrainRate.NAME) && pc.equals("2pc")) {
-            return Published.delta(59, "corert #7569, Xeon E3-1245 v6: MresWaitDrainRate 2PcT +59 %");
-        }
-        if (workload.equals("semaphore-latency") && pc.equals("1pc")) {
-            return Published.delta(30, "corert #7569: SemaphoreSlimLatency +30 % (thread count not stated)");
-        }
-        if (workload.equals("semaphore-wait-drain-rate") && pc.equals("1pc")) {
-            return Published.delta(35, "corert #7569: SemaphoreSlimWaitDrainRate +35 % (thread count not stated)");
-        }
-        return Published.direction(Published.Direction.NOT_WORSE,
-                "corert #7569: no scenario regressed by more than noise");
     }
 
     // ------------------------------------------------------------------ eventpipe-lockless
@@ -242,7 +197,7 @@ public final class Experiments {
                 Workload w = Workloads.create(EventPipeStress.NAME, String.format(Locale.ROOT,
                         "threads=%d,payload=200,limit=%s,reader-interval=%s,score=%s,%s", EVENTPIPE_WRITERS,
                         EVENTPIPE_LIMIT, EVENTPIPE_READER_INTERVAL, score.text(), window.parameters()));
-                rows.add(new PlannedRow(w, machine, eventPipeClaim(machineName, score), SEED));
+                rows.add(new PlannedRow(w, machine, claim("eventpipe-lockless", machineName, w), SEED));
             }
         }
         return new Experiment("eventpipe-lockless",
@@ -273,16 +228,6 @@ public final class Experiments {
         return new Window(10_000_000, 40_000_000);
     }
 
-    private static Published eventPipeClaim(String machine, EventPipeStress.Score score) {
-        if (machine.equals("kabylake-i7-7700hq")) {
-            return score == EventPipeStress.Score.READ
-                    ? Published.delta(63.9, "runtime #50797, 2017 MacBook Pro: events read +63.9 %")
-                    : Published.delta(47.9, "runtime #50797, 2017 MacBook Pro: events attempted +47.9 %");
-        }
-        return Published.direction(Published.Direction.RIGHT_BETTER,
-                "runtime #50797: improvements also reported on this machine class");
-    }
-
     // ------------------------------------------------------------------ threadpool-global-queue
 
     private static Experiment threadPoolGlobalQueue() {
@@ -295,7 +240,7 @@ public final class Experiments {
                     Workload w = Workloads.create(Quwi.NAME, String.format(Locale.ROOT,
                             "drivers=%d,depth=%d,mode=%s,requests=per-item,%s", drivers, depth, mode.text(),
                             window.parameters()));
-                    rows.add(new PlannedRow(w, machine, quwiClaim(mode, drivers), SEED));
+                    rows.add(new PlannedRow(w, machine, claim("threadpool-global-queue", machine.name(), w), SEED));
                 }
             }
         }
@@ -311,13 +256,6 @@ public final class Experiments {
                         + "threads queue; 47 of 50 cells improved"));
     }
 
-    private static Published quwiClaim(Quwi.Mode mode, int drivers) {
-        if (drivers == 1 && mode == Quwi.Mode.GLOBAL) {
-            return Published.delta(100, "coreclr #9234: about 2× when one non-pool thread queues and waits");
-        }
-        return Published.direction(Published.Direction.RIGHT_BETTER, "coreclr #9234: 47 of 50 cells improved");
-    }
-
     // ------------------------------------------------------------------ monitor-convoy
 
     private static Experiment monitorConvoy() {
@@ -327,8 +265,7 @@ public final class Experiments {
             for (ThreadCount threads : List.of(ThreadCount.ofMultiple(1), ThreadCount.ofMultiple(4),
                     ThreadCount.ofMultiple(16))) {
                 Workload w = new MonitorThroughput(threads, hold, windowFor(threads, machine));
-                rows.add(new PlannedRow(w, machine, Published.direction(Published.Direction.RIGHT_BETTER,
-                        "coreclr #13978/#14216: barging removes the lock convoy"), SEED));
+                rows.add(new PlannedRow(w, machine, claim("monitor-convoy", SKYLAKE, w), SEED));
             }
         }
         return new Experiment("monitor-convoy",

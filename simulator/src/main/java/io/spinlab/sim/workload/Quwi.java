@@ -2,6 +2,7 @@ package io.spinlab.sim.workload;
 
 import io.spinlab.model.tuning.ThreadRequestPolicy;
 import io.spinlab.impl.event.ManualResetEvent;
+import io.spinlab.impl.pool.LifoSemaphore;
 import io.spinlab.impl.pool.ThreadPool;
 import io.spinlab.impl.spin.SpinContext;
 
@@ -20,7 +21,10 @@ import java.util.concurrent.TimeUnit;
  * ("queue local": links queued from a worker go to that worker's local queue; only the first
  * item of each chain passes through the global queue). {@code drivers=serial} is one driver.
  * The pool has the default settings (processor-count workers at first); {@code requests} can
- * pin how queued work wakes workers, so that the queue change can be measured alone.
+ * pin how queued work wakes workers, so that the queue change can be measured alone; {@code spin}
+ * sets how many iterations an idle worker spins on the pool's semaphore before it blocks (the
+ * knob .NET's pool exposes as its semaphore spin limit), the parameter a CPU-against-throughput
+ * frontier sweeps ({@code whatif --frontier spin=0,35,70,140,280}).
  */
 public final class Quwi implements Workload {
 
@@ -31,6 +35,8 @@ public final class Quwi implements Workload {
     public static final List<Integer> PUBLISHED_DRIVERS = List.of(1, 2, 16, 64, 512);
     /** Most drivers or links per chain. */
     public static final int MAX = 100_000;
+    /** Most spin iterations of an idle worker. */
+    public static final int MAX_SPIN = 1_000_000;
 
     /** Where the links of a chain are queued. */
     public enum Mode {
@@ -55,16 +61,20 @@ public final class Quwi implements Workload {
                     new WorkloadType.Parameter("requests", "tuning",
                             "how queued work wakes workers: tuning (the pool's default for the global-queue knob), "
                                     + "per-item (before .NET 9) or cascading (current)"),
+                    new WorkloadType.Parameter("spin", Integer.toString(LifoSemaphore.DEFAULT_SPIN_COUNT),
+                            "spin iterations of an idle worker on the pool's semaphore before it blocks, 0.." + MAX_SPIN),
                     WindowedWorkload.WARMUP, WindowedWorkload.WINDOW),
             p -> new Quwi(parseDrivers(p.text("drivers")), p.whole("depth", 1, MAX),
                     p.choice("mode", List.of("global", "local")).equals("global") ? Mode.GLOBAL : Mode.LOCAL,
-                    parseRequests(p.choice("requests", List.of("tuning", "per-item", "cascading"))), p.window()));
+                    parseRequests(p.choice("requests", List.of("tuning", "per-item", "cascading"))),
+                    p.whole("spin", 0, MAX_SPIN), p.window()));
 
     private final int drivers;
     private final int depth;
     private final Mode mode;
     /** Null: the pool's default for the tuning. */
     private final ThreadRequestPolicy requests;
+    private final int spin;
     private final Window window;
 
     /**
@@ -72,13 +82,18 @@ public final class Quwi implements Workload {
      * @param depth   work items per chain, 1..{@value #MAX}
      * @param mode     where links are queued
      * @param requests how queued work wakes workers; null for the tuning's {@code thread-requests}
+     * @param spin     spin iterations of an idle worker before it blocks, 0..{@value #MAX_SPIN}
      * @param window   warm-up and measured window
      */
-    public Quwi(int drivers, int depth, Mode mode, ThreadRequestPolicy requests, Window window) {
+    public Quwi(int drivers, int depth, Mode mode, ThreadRequestPolicy requests, int spin, Window window) {
         if (drivers < 1 || drivers > MAX || depth < 1 || depth > MAX) {
             throw new IllegalArgumentException("drivers = " + drivers + ", depth = " + depth + "; valid: drivers 1.."
                     + MAX + " (serial = 1), depth 1.." + MAX);
         }
+        if (spin < 0 || spin > MAX_SPIN) {
+            throw new IllegalArgumentException("spin = " + spin + "; valid: 0.." + MAX_SPIN);
+        }
+        this.spin = spin;
         this.drivers = drivers;
         this.depth = depth;
         this.mode = Objects.requireNonNull(mode, "mode");
@@ -134,15 +149,20 @@ public final class Quwi implements Workload {
         return mode;
     }
 
+    /** Spin iterations of an idle worker before it blocks. */
+    public int spin() {
+        return spin;
+    }
+
     @Override
     public String parameters() {
         return "drivers=" + (drivers == 1 ? "serial" : Integer.toString(drivers)) + ",depth=" + depth + ",mode="
-                + mode.text() + ",requests=" + requestsText(requests) + "," + window.parameters();
+                + mode.text() + ",requests=" + requestsText(requests) + ",spin=" + spin + "," + window.parameters();
     }
 
     @Override
     public WorkloadResult run(SpinContext context) throws InterruptedException {
-        ThreadPool.Builder builder = ThreadPool.builder(context).name("quwi");
+        ThreadPool.Builder builder = ThreadPool.builder(context).name("quwi").semaphoreSpinCount(spin);
         if (requests != null) {
             builder.requestPolicy(requests);
         }

@@ -40,7 +40,7 @@ class WorkloadsTest {
 
         assertThat(w.parameters()).isEqualTo("threads=64pc,delay=1us,warmup=1ms,window=2ms");
         assertThat(Workloads.create("quwi", "drivers=512,depth=64,mode=local").parameters())
-                .isEqualTo("drivers=512,depth=64,mode=local,requests=tuning,warmup=1ms,window=5ms");
+                .isEqualTo("drivers=512,depth=64,mode=local,requests=tuning,spin=70,warmup=1ms,window=5ms");
         assertThat(Workloads.create("quwi", "drivers=1").parameters()).startsWith("drivers=serial,");
         assertThat(Workloads.create("spinlock-latency", "threads=12").parameters()).startsWith("threads=12,");
     }
