@@ -115,15 +115,26 @@ public final class HostCalibration {
     /** {@link #hostProfile(double)} with the OS costs {@code costs} measured on this host. */
     public static MachineProfile hostProfile(double nsPerPause, HostCosts costs) {
         int processors = Runtime.getRuntime().availableProcessors();
-        return baseProfile(nsPerPause)
+        MachineProfile.Builder builder = baseProfile(nsPerPause)
                 .description(String.format(Locale.ROOT, "This host: %d processors, PAUSE measured at %.2f ns; "
                         + "measured: %s", processors, nsPerPause, costs.describe()))
                 .clockReadNs(Math.round(costs.clockReadNs() * 10) / 10.0)
                 .wakeLatencyNs(Math.round(costs.wakeLatencyNs()))
                 .wakeJitterPercent(Math.round(costs.wakeJitterPercent()))
                 .yieldIdleNs(Math.round(costs.yieldIdleNs()))
-                .sleepGranularityNs(Math.max(1_000, Math.round(costs.sleepGranularityNs())))
-                .build();
+                .sleepGranularityNs(Math.max(1_000, Math.round(costs.sleepGranularityNs())));
+        // The machine costs where they were measured (a figure that could not be, NaN, keeps the default).
+        if (costs.casNs() > 0) {
+            builder.atomicOpNs(Math.round(costs.casNs() * 10) / 10.0);
+        }
+        if (costs.lineTransferNs() > 0) {
+            builder.cacheLineTransferNs(Math.round(costs.lineTransferNs()));
+        }
+        if (costs.yieldReadyNs() > 0) {
+            // A yield to a ready thread is a switch to it: the same cost serves both fields.
+            builder.yieldReadyNs(Math.round(costs.yieldReadyNs())).contextSwitchNs(Math.round(costs.yieldReadyNs()));
+        }
+        return builder.build();
     }
 
     private static MachineProfile.Builder baseProfile(double nsPerPause) {

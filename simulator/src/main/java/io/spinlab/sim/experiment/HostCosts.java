@@ -1,14 +1,20 @@
 package io.spinlab.sim.experiment;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * This host's OS micro-costs, measured on real threads for the host profile of
- * {@code calibrate}: a clock read, a park→unpark wake-up (median and spread), a yield with no
- * other thread ready, and how long a 1 ms sleep really lasts. Each figure is a median over many
- * samples; the wake-up's spread becomes the profile's {@code wakeJitterPercent}.
+ * This host's micro-costs, measured on real threads for the host profile of {@code calibrate}:
+ * a clock read, an uncontended CAS, a cache line handed between two cores, a park→unpark
+ * wake-up (median and spread) and what the {@code unpark} itself costs the waker, a yield with no
+ * other thread ready and one with a ready thread (a context switch), and how long a 1 ms sleep
+ * really lasts. Each figure is a median over many samples; the wake-up's spread becomes the
+ * profile's {@code wakeJitterPercent}.
  *
  * @param clockReadNs        one {@code System.nanoTime()}, ns (median of batches of 1,000)
  * @param wakeLatencyNs      from {@code unpark} to the parked thread running again, ns (median)
@@ -17,9 +23,23 @@ import java.util.concurrent.locks.LockSupport;
  * @param yieldIdleNs        one {@code Thread.yield()} while no other thread of this process runs, ns
  * @param sleepGranularityNs how long {@code Thread.sleep(1)} lasts, ns (median)
  * @param wakeSamples        wake-ups measured
+ * @param casNs              one uncontended {@code compareAndSet} on a field only this thread touches, ns
+ * @param lineTransferNs     one hand-over of a cache line between two threads spinning on it (half a
+ *                           ping-pong round trip), ns; NaN with fewer than 2 processors
+ * @param unparkNs           what one {@code unpark} of a parked thread costs the waker, ns (median)
+ * @param yieldReadyNs       one {@code Thread.yield()} while more threads are runnable than there are
+ *                           processors (a context switch to another thread), ns
  */
 public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
-                        double yieldIdleNs, double sleepGranularityNs, int wakeSamples) {
+                        double yieldIdleNs, double sleepGranularityNs, int wakeSamples, double casNs,
+                        double lineTransferNs, double unparkNs, double yieldReadyNs) {
+
+    /** The OS costs alone, without the atomics, line-transfer, unpark and ready-yield figures (NaN). */
+    public HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
+            double yieldIdleNs, double sleepGranularityNs, int wakeSamples) {
+        this(clockReadNs, wakeLatencyNs, wakeP10Ns, wakeP90Ns, yieldIdleNs, sleepGranularityNs, wakeSamples,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+    }
 
     /** Wake-ups a default measurement takes (after as many again to warm up): about a second. */
     public static final int DEFAULT_WAKE_SAMPLES = 2_000;
@@ -41,9 +61,127 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
         if (wakeSamples < 10) {
             throw new IllegalArgumentException("wakeSamples = " + wakeSamples + "; allowed 10 or more");
         }
-        long[] wakes = wakeUps(wakeSamples);
-        return new HostCosts(clockRead(), percentile(wakes, 0.5), percentile(wakes, 0.1), percentile(wakes, 0.9),
-                yieldIdle(), sleepOneMilli(), wakeSamples);
+        long[][] wakes = wakeUps(wakeSamples);
+        long[] latency = wakes[0];
+        long[] unpark = wakes[1];
+        return new HostCosts(clockRead(), percentile(latency, 0.5), percentile(latency, 0.1),
+                percentile(latency, 0.9), yieldIdle(), sleepOneMilli(), wakeSamples, cas(), lineTransfer(),
+                percentile(unpark, 0.5), yieldReady());
+    }
+
+    private static final VarHandle CELL_VALUE;
+
+    static {
+        try {
+            CELL_VALUE = MethodHandles.lookup().findVarHandle(Cell.class, "value", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A long with room around it, so that nothing else shares its cache line. */
+    private static final class Cell {
+        @SuppressWarnings("unused")
+        long p1, p2, p3, p4, p5, p6, p7;
+        volatile long value;
+        @SuppressWarnings("unused")
+        long q1, q2, q3, q4, q5, q6, q7;
+    }
+
+    /** Uncontended CAS: batches of 10,000 successful compareAndSets on a private field. */
+    private static double cas() {
+        Cell cell = new Cell();
+        long[] batches = new long[100];
+        for (int round = 0; round < 2; round++) {
+            for (int b = 0; b < batches.length; b++) {
+                long start = System.nanoTime();
+                for (int i = 0; i < 10_000; i++) {
+                    long v = cell.value;
+                    CELL_VALUE.compareAndSet(cell, v, v + 1);
+                }
+                batches[b] = System.nanoTime() - start;
+            }
+        }
+        return percentile(batches, 0.5) / 10_000.0;
+    }
+
+    /**
+     * A cache line handed between two threads: each waits until the shared counter has its parity
+     * and increments it, so every increment moves the line to the other core. Half the median round
+     * trip of batches of 1,000 hand-overs (the spin wait's PAUSE included, as on any waiting core).
+     * NaN on one processor, where the two threads could not spin at once.
+     */
+    private static double lineTransfer() throws InterruptedException {
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            return Double.NaN;
+        }
+        int batches = 200;
+        int perBatch = 1_000;
+        Cell cell = new Cell();
+        long total = 2L * batches * perBatch;
+        long[] times = new long[batches];
+        Thread partner = Thread.ofPlatform().name("spinlab-calibrate-partner").start(() -> {
+            for (long next = 1; next < total; next += 2) {
+                while (cell.value != next) {
+                    Thread.onSpinWait();
+                }
+                cell.value = next + 1;
+            }
+        });
+        long next = 0;
+        for (int b = 0; b < batches; b++) {
+            long start = System.nanoTime();
+            for (int i = 0; i < perBatch; i++) {
+                while (cell.value != next) {
+                    Thread.onSpinWait();
+                }
+                cell.value = next + 1;
+                next += 2;
+            }
+            times[b] = System.nanoTime() - start;
+        }
+        partner.join();
+        // Each batch is perBatch round trips of two hand-overs.
+        return percentile(Arrays.copyOfRange(times, batches / 2, batches), 0.5) / perBatch / 2;
+    }
+
+    /**
+     * A yield that switches: processors + 1 threads yield in a loop for 200 ms, so a yielding thread
+     * always finds another ready; each processor's time divided by the yields it ran.
+     */
+    private static double yieldReady() throws InterruptedException {
+        int processors = Runtime.getRuntime().availableProcessors();
+        int threads = processors + 1;
+        LongAdder yields = new LongAdder();
+        CountDownLatch ready = new CountDownLatch(threads);
+        Flag stop = new Flag();
+        Thread[] yielders = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            yielders[t] = Thread.ofPlatform().name("spinlab-calibrate-yielder-" + t).start(() -> {
+                ready.countDown();
+                long n = 0;
+                while (!stop.raised) {
+                    Thread.yield();
+                    n++;
+                }
+                yields.add(n);
+            });
+        }
+        ready.await();
+        long start = System.nanoTime();
+        Thread.sleep(200);
+        stop.raised = true;
+        long elapsed = System.nanoTime() - start;
+        for (Thread t : yielders) {
+            t.join();
+        }
+        long count = yields.sum();
+        return count == 0 ? Double.NaN : (double) elapsed * processors / count;
+    }
+
+    /** A stop flag for measuring threads. */
+    private static final class Flag {
+        volatile boolean raised;
     }
 
     private static double clockRead() {
@@ -61,10 +199,14 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
         return percentile(batches, 0.5) / 1_000.0;
     }
 
-    /** Park→unpark wake-ups: the waker stamps the time, unparks, and waits until the woken thread has read it. */
-    private static long[] wakeUps(int samples) throws InterruptedException {
+    /**
+     * Park→unpark wake-ups: the waker stamps the time, unparks, and waits until the woken thread has
+     * read it. Returns the latencies and what each {@code unpark} call took the waker.
+     */
+    private static long[][] wakeUps(int samples) throws InterruptedException {
         int total = 2 * samples;
         long[] latency = new long[total];
+        long[] unparkCost = new long[total];
         Handshake handshake = new Handshake();
         Thread waiter = Thread.ofPlatform().name("spinlab-calibrate-waiter").start(() -> {
             for (int i = 0; i < total; i++) {
@@ -80,13 +222,16 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
             Thread.sleep(0, 200_000);
             handshake.sentAt = System.nanoTime();
             handshake.signalled = true;
+            long before = System.nanoTime();
             LockSupport.unpark(waiter);
+            unparkCost[i] = System.nanoTime() - before;
             while (handshake.signalled) {
                 Thread.onSpinWait();
             }
         }
         waiter.join();
-        return Arrays.copyOfRange(latency, samples, total);
+        return new long[][] {Arrays.copyOfRange(latency, samples, total), Arrays.copyOfRange(unparkCost, samples,
+                total)};
     }
 
     /** What the waker and the waiter share. */
@@ -127,9 +272,18 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
 
     /** One line: {@code clock read 30.4 ns, wake-up 6.1 µs (p10 4.2, p90 9.4 µs), ...}. */
     public String describe() {
-        return String.format(Locale.ROOT, "clock read %.1f ns, wake-up %.1f µs (p10 %.1f, p90 %.1f µs over %d; "
+        String os = String.format(Locale.ROOT, "clock read %.1f ns, wake-up %.1f µs (p10 %.1f, p90 %.1f µs over %d; "
                         + "jitter ±%.0f %%), yield with nobody ready %.0f ns, Thread.sleep(1) %.2f ms", clockReadNs,
                 wakeLatencyNs / 1e3, wakeP10Ns / 1e3, wakeP90Ns / 1e3, wakeSamples, wakeJitterPercent(),
                 yieldIdleNs, sleepGranularityNs / 1e6);
+        if (Double.isNaN(casNs)) {
+            return os;
+        }
+        return os + String.format(Locale.ROOT, ", CAS %.1f ns, line transfer %s, unpark %.1f µs to the waker, yield "
+                        + "to a ready thread %s", casNs,
+                Double.isNaN(lineTransferNs) ? "not measurable (one processor)"
+                        : String.format(Locale.ROOT, "%.0f ns", lineTransferNs),
+                unparkNs / 1e3, Double.isNaN(yieldReadyNs) ? "not measured"
+                        : String.format(Locale.ROOT, "%.0f ns", yieldReadyNs));
     }
 }

@@ -55,6 +55,24 @@ class HostCalibrationTest {
         assertThat(host.sleepGranularityNs()).isEqualTo(1_058_000);
         assertThat(host.description()).contains("wake-up 6.1 µs (p10 4.2, p90 9.4 µs over 2000");
         assertThat(new HostCosts(30, 1_000, 0, 100_000, 300, 1e6, 10).wakeJitterPercent()).isEqualTo(100);
+        // Without the machine figures the defaults stay.
+        assertThat(host.atomicOpNs()).isEqualTo(HostCalibration.hostProfile(20.0).atomicOpNs());
+    }
+
+    @Test
+    void shouldTakeTheMeasuredAtomicLineTransferAndSwitchCostsIntoTheHostProfile() {
+        HostCosts costs = new HostCosts(30.44, 6_100, 4_200, 9_400, 310, 1_058_000, 2_000, 6.27, 48.6, 2_300, 2_950);
+        MachineProfile host = HostCalibration.hostProfile(20.0, costs);
+        assertThat(host.atomicOpNs()).isEqualTo(6.3);
+        assertThat(host.cacheLineTransferNs()).isEqualTo(49);
+        assertThat(host.yieldReadyNs()).isEqualTo(2_950);
+        assertThat(host.contextSwitchNs()).isEqualTo(2_950);
+        assertThat(host.description()).contains("CAS 6.3 ns, line transfer 49 ns, unpark 2.3 µs to the waker, "
+                + "yield to a ready thread 2950 ns");
+        HostCosts oneProcessor = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1e6, 10, 6, Double.NaN, 2_000, 3_000);
+        assertThat(HostCalibration.hostProfile(20.0, oneProcessor).cacheLineTransferNs())
+                .isEqualTo(HostCalibration.hostProfile(20.0).cacheLineTransferNs());
+        assertThat(oneProcessor.describe()).contains("line transfer not measurable (one processor)");
     }
 
     @Test
@@ -90,6 +108,15 @@ class HostCalibrationTest {
         assertThat(costs.wakeP10Ns()).isPositive();
         // Thread.sleep(1) cannot return before 1 ms has passed.
         assertThat(costs.sleepGranularityNs()).isGreaterThanOrEqualTo(1_000_000);
+        // A broken measurement gives 0 or NaN; a real one takes time.
+        assertThat(costs.casNs()).isPositive();
+        assertThat(costs.unparkNs()).isPositive();
+        assertThat(costs.yieldReadyNs()).isPositive();
+        if (Runtime.getRuntime().availableProcessors() >= 2) {
+            assertThat(costs.lineTransferNs()).isPositive();
+        } else {
+            assertThat(costs.lineTransferNs()).isNaN();
+        }
     }
 
     @Test
