@@ -1,14 +1,7 @@
 package io.spinlab.sim.experiment;
 
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +18,6 @@ public final class Mechanisms {
     /** The resource the standard mechanisms are read from. */
     public static final String RESOURCE = "mechanisms.json";
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
     private static volatile Mechanisms standard;
 
     private final List<Entry> entries;
@@ -52,14 +43,7 @@ public final class Mechanisms {
     public static Mechanisms standard() {
         Mechanisms m = standard;
         if (m == null) {
-            try (InputStream in = Mechanisms.class.getResourceAsStream(RESOURCE)) {
-                if (in == null) {
-                    throw new IllegalStateException("the resource " + RESOURCE + " is missing from the simulator");
-                }
-                m = parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + RESOURCE, e);
-            }
+            m = parse(PublishedFigures.resource(RESOURCE));
             standard = m;
         }
         return m;
@@ -71,12 +55,7 @@ public final class Mechanisms {
      * @throws IllegalArgumentException when the text is not such a file, naming what is wrong
      */
     public static Mechanisms parse(String json) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(json);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("mechanisms: not valid JSON: " + e.getMessage(), e);
-        }
+        JsonNode root = PublishedFigures.readTree(json, "mechanisms");
         JsonNode list = root.path("mechanisms");
         if (!list.isArray()) {
             throw new IllegalArgumentException("mechanisms: 'mechanisms' must be an array");

@@ -109,17 +109,31 @@ public final class PublishedFigures {
     public static PublishedFigures standard() {
         PublishedFigures figures = standard;
         if (figures == null) {
-            try (InputStream in = PublishedFigures.class.getResourceAsStream(RESOURCE)) {
-                if (in == null) {
-                    throw new IllegalStateException("the resource " + RESOURCE + " is missing from the simulator");
-                }
-                figures = parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + RESOURCE, e);
-            }
+            figures = parse(resource(RESOURCE));
             standard = figures;
         }
         return figures;
+    }
+
+    /** The text of the resource {@code name} beside this class (a data file of the simulator). */
+    static String resource(String name) {
+        try (InputStream in = PublishedFigures.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("the resource " + name + " is missing from the simulator");
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + name, e);
+        }
+    }
+
+    /** {@code json} as a tree; a syntax error is an IllegalArgumentException that starts with {@code what}. */
+    static JsonNode readTree(String json, String what) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(what + ": not valid JSON: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -128,12 +142,7 @@ public final class PublishedFigures {
      * @throws IllegalArgumentException when the text is not such a file, naming what is wrong
      */
     public static PublishedFigures parse(String json) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(json);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("published figures: not valid JSON: " + e.getMessage(), e);
-        }
+        JsonNode root = readTree(json, "published figures");
         List<Source> sources = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (JsonNode s : array(root, "sources")) {
