@@ -3,10 +3,12 @@ package io.spinlab.impl.buffer;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.testing.DelegatingPlatform;
 import io.spinlab.impl.testing.FixedPauseNormalizer;
+import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.model.tuning.Tuning;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -40,6 +42,17 @@ final class ControlledClockPlatform extends DelegatingPlatform {
     long waits(Thread thread) {
         AtomicLong count = waits.get(thread);
         return count == null ? 0 : count.get();
+    }
+
+    /** Waits, bounded, until {@code thread} has made a waiting call through this platform or has ended. */
+    void awaitWaitingOrEnded(Thread thread) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestThreads.JOIN_SECONDS);
+        while (waits(thread) == 0 && thread.isAlive()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(thread.getName() + " neither waited nor ended");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private void waited() {

@@ -25,17 +25,6 @@ class EventBufferManagerStopTest {
     final ControlledClockPlatform platform = new ControlledClockPlatform();
     final EventBufferManager manager = new EventBufferManager(platform.context(Tuning.current()), SMALL);
 
-    /** Waits, bounded, until {@code thread} has made a waiting call through the platform or has ended. */
-    void awaitWaitingOrEnded(Thread thread) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestThreads.JOIN_SECONDS);
-        while (platform.waits(thread) == 0 && thread.isAlive()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError(thread.getName() + " neither waited nor ended");
-            }
-            Thread.onSpinWait();
-        }
-    }
-
     /**
      * Writes {@code payload} with stop() started by another thread at the write's clock read;
      * returns the outcome and whether stop() was still waiting for the write when it was let go.
@@ -46,7 +35,7 @@ class EventBufferManagerStopTest {
         try (TestThreads threads = new TestThreads()) {
             platform.onNextClockRead(() -> {
                 Thread stopper = threads.start("stopper", manager::stop);
-                awaitWaitingOrEnded(stopper);
+                platform.awaitWaitingOrEnded(stopper);
                 stopWaitedForWrite.set(stopper.isAlive());
             });
             outcome = writer.write(payload);
@@ -105,10 +94,10 @@ class EventBufferManagerStopTest {
         try (TestThreads threads = new TestThreads()) {
             platform.onNextClockRead(() -> {
                 Thread first = threads.start("first-stop", manager::stop);
-                awaitWaitingOrEnded(first);
+                platform.awaitWaitingOrEnded(first);
                 firstWaited.set(first.isAlive());
                 Thread second = threads.start("second-stop", manager::stop);
-                awaitWaitingOrEnded(second);
+                platform.awaitWaitingOrEnded(second);
                 secondWaited.set(second.isAlive());
             });
             assertThat(writer.write(bytes(10, 1))).isEqualTo(WriteOutcome.STOPPED);

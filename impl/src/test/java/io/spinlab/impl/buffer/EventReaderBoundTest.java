@@ -1,7 +1,10 @@
 package io.spinlab.impl.buffer;
 
+import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.spinlab.impl.buffer.EventBufferManagerTest.SMALL;
 import static io.spinlab.impl.buffer.EventBufferManagerTest.bytes;
@@ -163,5 +166,47 @@ class EventReaderBoundTest {
         platform.advance(1);
         reader.read(consumer);
         assertThat(reader).hasToString("EventReader[passes=3, read=7, drops=3, drained]");
+    }
+
+    @Test
+    void shouldLeaveALaterEventStampedAtTheBoundInADetachedBufferToTheNextPass() {
+        EventWriter writer = manager.newWriter();
+        writer.write(bytes(10, 0));
+        platform.advance(1);
+        writer.write(bytes(10, 1)); // same buffer, stamped at the coming bound
+        RecordingConsumer consumer = new RecordingConsumer();
+
+        assertThat(manager.reader().read(consumer)).isEqualTo(1);
+        assertThat(consumer.stream).containsExactly("e0#0");
+        platform.advance(1);
+        assertThat(manager.reader().read(consumer)).isEqualTo(1);
+
+        assertThat(consumer.stream).containsExactly("e0#0", "e0#1");
+        assertThat(manager.diagnostics().bytesInUse()).isZero();
+    }
+
+    @Test
+    void shouldWaitForTheWriteInProgressWhenAPassBegins() throws InterruptedException {
+        EventWriter writer = manager.newWriter();
+        writer.write(bytes(10, 0));
+        platform.advance(1);
+        RecordingConsumer consumer = new RecordingConsumer();
+        AtomicBoolean readerWaited = new AtomicBoolean();
+        try (TestThreads threads = new TestThreads()) {
+            // The reader's pass begins inside the next write, at that write's clock read.
+            platform.onNextClockRead(() -> {
+                Thread reader = threads.start("reader", () -> manager.reader().read(consumer));
+                platform.awaitWaitingOrEnded(reader);
+                readerWaited.set(reader.isAlive());
+            });
+            assertThat(writer.write(bytes(10, 1))).isEqualTo(WriteOutcome.WRITTEN);
+            threads.joinAll();
+        }
+
+        assertThat(readerWaited).as("the pass went on while a write was in progress").isTrue();
+        assertThat(consumer.stream).containsExactly("e0#0");
+        platform.advance(1);
+        manager.reader().read(consumer);
+        assertThat(consumer.stream).containsExactly("e0#0", "e0#1");
     }
 }
