@@ -145,6 +145,19 @@ class SpinContextTest {
     }
 
     @Test
+    void shouldSayTheNextSpinWillYieldFromTheFirstIterationOnOneProcessor() {
+        for (Generation generation : new Generation[] {Generation.NETCORE2_0, Generation.NETCORE2_1, Generation.NET6}) {
+            SpinWait single = new SpinWait(SpinContext.of(new RecordingPlatform(1, 4, 0), generation.tuning(),
+                    new CountingNormalizer(1, 7)));
+            SpinWait multi = new SpinWait(SpinContext.of(new RecordingPlatform(8, 4, 0), generation.tuning(),
+                    new CountingNormalizer(1, 7)));
+
+            assertThat(single.nextSpinWillYield()).as(generation.toString()).isTrue();
+            assertThat(multi.nextSpinWillYield()).as(generation.toString()).isFalse();
+        }
+    }
+
+    @Test
     void shouldSleepOneMillisecondFromTheThresholdItselfInTheCappedSchedule() {
         RecordingPlatform platform = new RecordingPlatform(8, 4, 0);
         SpinWait spinner = new SpinWait(SpinContext.of(platform, Tuning.current(), new CountingNormalizer(1, 7)));
