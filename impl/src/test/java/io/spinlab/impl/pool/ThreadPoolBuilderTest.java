@@ -93,6 +93,8 @@ class ThreadPoolBuilderTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> builder(4).gateInterval(-1, TimeUnit.MILLISECONDS).build())
                 .withMessage("idle timeout (20000000000 ns) and gate interval (-1000000 ns) must be positive");
+        assertThatIllegalArgumentException().isThrownBy(() -> builder(4).gateInterval(0, TimeUnit.SECONDS).build())
+                .withMessage("idle timeout (20000000000 ns) and gate interval (0 ns) must be positive");
     }
 
     @Test
