@@ -66,4 +66,40 @@ class BufferManagerConfigTest {
 
         assertThat(config.nextBufferBytes(0, 516)).isEqualTo(516);
     }
+
+    @Test
+    void shouldNameTheLimitItselfWhenTheLimitIsNotPositive() {
+        // Exact messages: a zero limit also fails the buffer-size check, whose message names the limit too.
+        assertThatIllegalArgumentException().isThrownBy(() -> BufferManagerConfig.ofLimit(0))
+                .withMessage("limitBytes = 0 is out of range; allowed 1 or more");
+        assertThatIllegalArgumentException().isThrownBy(() -> new BufferManagerConfig(-1, 1, 1, 0, 1))
+                .withMessage("limitBytes = -1 is out of range; allowed 1 or more");
+    }
+
+    @Test
+    void shouldAcceptTheSmallestSizesOfEveryRangeWhenConstructed() {
+        // A one-byte base and sequence-point budget; a zero payload; a buffer that is just a header.
+        BufferManagerConfig smallest = new BufferManagerConfig(EventBuffer.HEADER_BYTES, 1, EventBuffer.HEADER_BYTES,
+                0, 1);
+        // A payload that fills the largest buffer exactly with its header.
+        BufferManagerConfig exact = new BufferManagerConfig(1024, 256, 1024, 1024 - EventBuffer.HEADER_BYTES, 1);
+
+        assertThat(smallest.maxEventPayloadBytes()).isZero();
+        assertThat(smallest.maxBufferBytes()).isEqualTo(smallest.limitBytes());
+        assertThat(exact.maxEventPayloadBytes()).isEqualTo(1008);
+        assertThatIllegalArgumentException().isThrownBy(() -> exact.withMaxEventPayloadBytes(1009))
+                .withMessage("maxEventPayloadBytes = 1009 plus the 16-byte event header does not fit in "
+                        + "maxBufferBytes = 1024");
+    }
+
+    @Test
+    void shouldChangeOnlyTheNamedSizeWhenCopiedWithANewOne() {
+        BufferManagerConfig config = new BufferManagerConfig(1 << 20, 256, 1024, 100, 4096);
+
+        assertThat(config.withLimitBytes(2048)).isEqualTo(new BufferManagerConfig(2048, 256, 1024, 100, 4096));
+        assertThat(config.withBufferBytes(128, 512)).isEqualTo(new BufferManagerConfig(1 << 20, 128, 512, 100, 4096));
+        assertThat(config.withMaxEventPayloadBytes(7)).isEqualTo(new BufferManagerConfig(1 << 20, 256, 1024, 7, 4096));
+        assertThat(config.withSequencePointBudgetBytes(9))
+                .isEqualTo(new BufferManagerConfig(1 << 20, 256, 1024, 100, 9));
+    }
 }

@@ -5,6 +5,7 @@ import io.spinlab.model.tuning.ReservationPolicy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class LocklessReservationTest extends BufferReservationContractTest {
 
@@ -25,5 +26,15 @@ class LocklessReservationTest extends BufferReservationContractTest {
 
         assertThat(lock.acquisitions()).isZero();
         assertThat(lock.dropPathAcquisitions()).isZero();
+    }
+
+    @Test
+    void shouldRejectALimitBelowOneByteWhenConstructed() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new LocklessReservation(0, HardwarePlatform.INSTANCE))
+                .withMessage("limitBytes = 0 is out of range; allowed 1 or more");
+        BufferReservation oneByte = new LocklessReservation(1, HardwarePlatform.INSTANCE);
+
+        assertThat(oneByte.tryReserve(1)).isTrue();
+        assertThat(oneByte).hasToString("lockless[1/1 bytes]");
     }
 }

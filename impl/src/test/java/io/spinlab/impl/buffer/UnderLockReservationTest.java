@@ -5,6 +5,7 @@ import io.spinlab.model.tuning.ReservationPolicy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class UnderLockReservationTest extends BufferReservationContractTest {
 
@@ -26,5 +27,15 @@ class UnderLockReservationTest extends BufferReservationContractTest {
         assertThat(lock.acquisitions()).isEqualTo(101);
         assertThat(lock.dropPathAcquisitions()).isEqualTo(100);
         assertThat(lock.isHeld()).isFalse();
+    }
+
+    @Test
+    void shouldRejectALimitBelowOneByteWhenConstructed() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new UnderLockReservation(0, lock))
+                .withMessage("limitBytes = 0 is out of range; allowed 1 or more");
+        BufferReservation oneByte = new UnderLockReservation(1, lock);
+
+        assertThat(oneByte.tryReserve(1)).isTrue();
+        assertThat(oneByte).hasToString("under-lock[1/1 bytes]");
     }
 }

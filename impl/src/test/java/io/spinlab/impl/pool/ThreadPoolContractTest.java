@@ -305,6 +305,70 @@ abstract class ThreadPoolContractTest {
         assertThat(again.await(10, TimeUnit.SECONDS)).as("new workers start after retirement").isTrue();
     }
 
+    @Test
+    void shouldKeepProcessingAtTheGoalWhileItsWorkersBlockAndGoIdleAfter() throws Exception {
+        ThreadPool pool = track(builder().minWorkers(2).maxWorkers(8).gateInterval(1, TimeUnit.HOURS)
+                .idleTimeout(1, TimeUnit.HOURS).semaphoreSpinCount(0).build());
+        String prefix = "ThreadPool[" + pool.name() + ", ";
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch quick = new CountDownLatch(3);
+        for (int i = 0; i < 2; i++) {
+            pool.execute(() -> {
+                started.countDown();
+                awaitQuietly(release);
+            });
+        }
+        assertThat(started.await(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS)).isTrue();
+        for (int i = 0; i < 3; i++) {
+            pool.execute(quick::countDown);
+        }
+
+        // No third worker while the goal is 2 and the gate (an hour away) has not injected one.
+        assertThat(pool).hasToString(prefix + "running, pending=5, workers=2, processing=2, goal=2]");
+        assertThat(pool.workerCount()).isEqualTo(2);
+        release.countDown();
+        assertThat(quick.await(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS)).isTrue();
+        awaitUntil(() -> pool.toString().equals(prefix + "running, pending=0, workers=2, processing=0, goal=2]"),
+                pool);
+
+        pool.shutdown();
+        assertThat(pool.awaitTermination(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool).hasToString(prefix + "terminated, pending=0, workers=0, processing=0, goal=2]");
+    }
+
+    @Test
+    void shouldLowerTheGoalBackToTheMinimumWhenInjectedWorkersRetire() throws Exception {
+        ThreadPool pool = track(builder().minWorkers(1).maxWorkers(4).gateInterval(20, TimeUnit.MILLISECONDS)
+                .idleTimeout(50, TimeUnit.MILLISECONDS).build());
+        CountDownLatch unblock = new CountDownLatch(1);
+        CountDownLatch blockerDone = new CountDownLatch(1);
+        pool.execute(() -> {
+            awaitQuietly(unblock);
+            blockerDone.countDown();
+        });
+        pool.execute(unblock::countDown); // runs only on a worker the gate injects
+        assertThat(blockerDone.await(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.workerGoal()).isGreaterThanOrEqualTo(2);
+
+        awaitUntil(() -> pool.workerCount() == 0, pool);
+
+        assertThat(pool.workerGoal()).as("each retiring worker lowers the goal, never below the minimum")
+                .isEqualTo(1);
+    }
+
+    /** Polls, bounded, for a state the pool reaches without the test doing anything more. */
+    static void awaitUntil(java.util.function.BooleanSupplier condition, ThreadPool pool)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestThreads.JOIN_SECONDS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("state not reached in " + TestThreads.JOIN_SECONDS + " s: " + pool);
+            }
+            Thread.sleep(1); // polling, bounded: not an ordering by time
+        }
+    }
+
     static List<Thread> threadsNamed(String prefix) {
         List<Thread> out = new ArrayList<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {

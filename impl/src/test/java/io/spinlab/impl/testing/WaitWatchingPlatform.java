@@ -3,14 +3,18 @@ package io.spinlab.impl.testing;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.tuning.Tuning;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The hardware, watched: counts, per thread, the calls a waiting thread makes through the seam
  * (PAUSE, yield, sleep, park, the start of a spin-wait), so that a test can order threads by
- * what a thread was observed doing ("the waiter is waiting") instead of by sleeping.
+ * what a thread was observed doing ("the waiter is waiting") instead of by sleeping. Also
+ * records, per calling thread, which threads it unparked, so a test can count the wake-ups one
+ * release issued.
  */
 public final class WaitWatchingPlatform extends DelegatingPlatform {
 
@@ -20,6 +24,7 @@ public final class WaitWatchingPlatform extends DelegatingPlatform {
     private static final class Counts {
         volatile long waits;
         volatile long parks;
+        final List<Thread> unparked = new CopyOnWriteArrayList<>();
     }
 
     /** A context on this platform, with the hardware's PAUSE measurement. */
@@ -52,6 +57,12 @@ public final class WaitWatchingPlatform extends DelegatingPlatform {
     public long parks(Thread thread) {
         Counts c = counts.get(thread);
         return c == null ? 0 : c.parks;
+    }
+
+    /** The threads {@code caller} has unparked so far, in call order (repeats kept). */
+    public List<Thread> unparkedBy(Thread caller) {
+        Counts c = counts.get(caller);
+        return c == null ? List.of() : List.copyOf(c.unparked);
     }
 
     /** Waits until {@code thread} has made a waiting call; fails after {@link TestThreads#JOIN_SECONDS}. */
@@ -124,5 +135,11 @@ public final class WaitWatchingPlatform extends DelegatingPlatform {
     public void beginSpinWait(Object blocker) {
         waited();
         super.beginSpinWait(blocker);
+    }
+
+    @Override
+    public void unpark(Thread thread) {
+        mine().unparked.add(thread);
+        super.unpark(thread);
     }
 }
