@@ -11,9 +11,7 @@ import java.util.List;
  *
  * <p>The sources of each value are cited in the README's generation table and in
  * {@code impl/GENERATION-SOURCES.md}; where a detail could not be read at a commit, both say so.
- * Knobs whose history spinlab does not model yet (SemaphoreSlim's lock, CoreRT's own Monitor, the
- * native spin lock of EventPipe) make some generations equal here: {@code netcore3.0} and
- * {@code net5} differ in none of today's knobs.
+ * {@code netcore3.0} and {@code net5} differ in none of the knobs spinlab has.
  */
 public enum Generation {
     /** .NET Core 2.0, mid-2017, before dotnet/coreclr #13556. */
@@ -21,7 +19,7 @@ public enum Generation {
             new Tuning(SpinPolicy.PROC_SCALED, SpinWaitShape.EXPONENTIAL, PauseMode.RAW,
                     SpinLockPolicy.SPINNING_FACTOR, MonitorPolicy.CONVOY, ReservationPolicy.UNDER_LOCK,
                     GlobalQueuePolicy.CONCURRENT_QUEUE, QueueSpinPolicy.SLEEP_AT_20, StackSpinPolicy.SLEEP_AT_20,
-                    ThreadRequestPolicy.PER_ITEM)),
+                    ThreadRequestPolicy.PER_ITEM, SemaphorePolicy.UNTIL_YIELD)),
     /** .NET Core 2.0 with dotnet/coreclr #13556 (#13631 in release/2.0.0): the spin's processor multiply gone. */
     NETCORE2_0_13556("netcore2.0-13556", "netcore2.0 with dotnet/coreclr #13556 / #13631",
             NETCORE2_0.tuning.with(Knob.SPIN, SpinPolicy.UNSCALED)),
@@ -30,20 +28,22 @@ public enum Generation {
             new Tuning(SpinPolicy.SPINONCE, SpinWaitShape.CAPPED, PauseMode.NORMALIZED_ONCE,
                     SpinLockPolicy.SPINWAIT, MonitorPolicy.BARGING, ReservationPolicy.UNDER_LOCK,
                     GlobalQueuePolicy.CONCURRENT_QUEUE, QueueSpinPolicy.SLEEP_AT_20, StackSpinPolicy.SLEEP_AT_20,
-                    ThreadRequestPolicy.PER_ITEM)),
+                    ThreadRequestPolicy.PER_ITEM, SemaphorePolicy.SPINONCE)),
     /** .NET Core 3.0: no Sleep(1) in the collections' CAS-retry spins (coreclr #21722, corefx #34288). */
     NETCORE3_0("netcore3.0", "netcore2.1 without Sleep(1) in the collections' retry spins (coreclr #21722)",
             NETCORE2_1.tuning.with(Knob.QUEUE_SPIN, QueueSpinPolicy.NO_SLEEP).with(Knob.STACK_SPIN,
                     StackSpinPolicy.NO_SLEEP)),
     /**
      * CoreRT in June 2019, before dotnet/corert #7569: the shared CoreLib of the 3.0 previews with
-     * the retuned SpinWait shape in raw PAUSEs.
+     * the retuned SpinWait shape in raw PAUSEs, and CoreRT's own managed Monitor ({@code Lock.cs}).
      */
-    CORERT_2019_BEFORE("corert-2019-before", "CoreRT before dotnet/corert #7569: capped SpinWait, raw PAUSE, cap 64",
-            NETCORE3_0.tuning.with(Knob.PAUSE, PauseMode.RAW)),
+    CORERT_2019_BEFORE("corert-2019-before",
+            "CoreRT before dotnet/corert #7569: capped SpinWait, raw PAUSE, cap 64, CoreRT's Lock",
+            NETCORE3_0.tuning.with(Knob.PAUSE, PauseMode.RAW).with(Knob.MONITOR, MonitorPolicy.CORERT_LOCK)),
     /** CoreRT after dotnet/corert #7569: every PAUSE count through the pre-Skylake shim. */
-    CORERT_2019_AFTER("corert-2019-after", "CoreRT after dotnet/corert #7569: counts scaled by yields / 8",
-            NETCORE3_0.tuning.with(Knob.PAUSE, PauseMode.PRESKYLAKE_SCALED)),
+    CORERT_2019_AFTER("corert-2019-after", "CoreRT after dotnet/corert #7569: counts scaled by yields / 8, CoreRT's Lock",
+            NETCORE3_0.tuning.with(Knob.PAUSE, PauseMode.PRESKYLAKE_SCALED).with(Knob.MONITOR,
+                    MonitorPolicy.CORERT_LOCK)),
     /** .NET 5. */
     NET5("net5", "as netcore3.0 in every modelled knob", NETCORE3_0.tuning),
     /**

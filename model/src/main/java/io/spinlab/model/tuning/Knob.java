@@ -28,7 +28,8 @@ public enum Knob {
     /** ConcurrentStack's spin on a lost CAS. */
     STACK_SPIN("stack-spin", StackSpinPolicy.class),
     /** How the thread pool's queued work asks for workers. */
-    THREAD_REQUESTS("thread-requests", ThreadRequestPolicy.class);
+    THREAD_REQUESTS("thread-requests", ThreadRequestPolicy.class),
+    SEMAPHORE("semaphore", SemaphorePolicy.class);
 
     private final String knobName;
     private final Class<? extends Enum<?>> valueType;

@@ -24,7 +24,8 @@ public record Tuning(
         GlobalQueuePolicy globalQueue,
         QueueSpinPolicy queueSpin,
         StackSpinPolicy stackSpin,
-        ThreadRequestPolicy threadRequests) {
+        ThreadRequestPolicy threadRequests,
+        SemaphorePolicy semaphore) {
 
     /** Alias of the newest generation. */
     public static final String CURRENT_ALIAS = "current";
@@ -42,6 +43,7 @@ public record Tuning(
         Objects.requireNonNull(queueSpin, "queue-spin");
         Objects.requireNonNull(stackSpin, "stack-spin");
         Objects.requireNonNull(threadRequests, "thread-requests");
+        Objects.requireNonNull(semaphore, "semaphore");
     }
 
     /** The oldest generation, .NET Core 2.0 ({@code netcore2.0}). */
@@ -124,7 +126,8 @@ public record Tuning(
                 (PauseMode) values.get(Knob.PAUSE), (SpinLockPolicy) values.get(Knob.SPINLOCK),
                 (MonitorPolicy) values.get(Knob.MONITOR), (ReservationPolicy) values.get(Knob.RESERVATION),
                 (GlobalQueuePolicy) values.get(Knob.GLOBAL_QUEUE), (QueueSpinPolicy) values.get(Knob.QUEUE_SPIN),
-                (StackSpinPolicy) values.get(Knob.STACK_SPIN), (ThreadRequestPolicy) values.get(Knob.THREAD_REQUESTS));
+                (StackSpinPolicy) values.get(Knob.STACK_SPIN), (ThreadRequestPolicy) values.get(Knob.THREAD_REQUESTS),
+                (SemaphorePolicy) values.get(Knob.SEMAPHORE));
     }
 
     /** This tuning with {@code knob=value} applied, both given by their command-line names. */
@@ -146,6 +149,7 @@ public record Tuning(
             case QUEUE_SPIN -> queueSpin;
             case STACK_SPIN -> stackSpin;
             case THREAD_REQUESTS -> threadRequests;
+            case SEMAPHORE -> semaphore;
         };
     }
 
