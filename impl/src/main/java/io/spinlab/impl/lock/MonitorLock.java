@@ -9,17 +9,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A reentrant mutual-exclusion lock with a condition queue (wait/pulse): the equivalent of a
- * .NET {@code Monitor} on an object, with its handoff policy chosen by the {@code monitor} knob.
+ * .NET {@code Monitor} on an object, with its algorithm chosen by the {@code monitor} knob.
  *
  * <ul>
- *   <li>{@code barging} (current, dotnet/coreclr #14216): a released lock can be taken by any
- *       arriving thread; arriving threads register as spinners (at most 7) and spin with
- *       exponential back-off; a releaser wakes at most one waiter, and none while a spinner is
- *       registered or a woken waiter has not yet run. A woken waiter spins briefly, and if it
- *       loses the race it goes back to the front of the queue.</li>
- *   <li>{@code convoy} (legacy): while any thread waits, no arriving thread may take the lock;
- *       release hands ownership straight to the first waiter, so every handoff pays a wake-up
- *       — the lock convoy of dotnet/coreclr #13978.</li>
+ *   <li>{@code barging} (.NET Core 2.1 to .NET 8, dotnet/coreclr #14216): a released lock can be
+ *       taken by any arriving thread; arriving threads register as spinners (at most 7) and spin
+ *       with exponential back-off (~8 µs); a releaser wakes at most one waiter, and none while a
+ *       spinner is registered or a woken waiter has not yet run. A woken waiter spins briefly, and
+ *       if it loses the race it waits again behind the others; a waiter starved for 100 ms stops
+ *       the barging until a waiter gets the lock.</li>
+ *   <li>{@code convoy} (.NET Core 2.0): raw PAUSE back-off of 50 × 3^k while at most 20,000 ×
+ *       processors, once and then in ten rounds ending in {@code SwitchToThread}; while any thread
+ *       waits no arriving thread may take the lock, and release hands ownership straight to the
+ *       first waiter, so every handoff pays a wake-up: the lock convoy of dotnet/coreclr #13978.</li>
+ *   <li>{@code corert-lock} (CoreRT, dotnet/corert {@code Lock.cs}): barging, spins of
+ *       {@code Thread.SpinWait(1, 2, 4, … 8192)}, one waiter woken at a time.</li>
  * </ul>
  *
  * <p>Progress: blocking. {@link #enter()} is uninterruptible (as {@code Monitor.Enter});
@@ -31,53 +35,25 @@ public final class MonitorLock {
     /*
      * Implementation notes.
      *
-     * State word (one int, CAS'd), the layout of CoreCLR's AwareLock:
-     *   bit 0       LOCKED
-     *   bits 2..4   spinner count (barging only), at most 7
-     *   bit 5       WAITER_SIGNALED: a waiter has been dequeued and woken and has not yet acquired
-     *               or gone back to the queue (barging only)
-     *   bits 6..31  waiter count
+     * The entry protocol (state word, spin, entry queue, wake policy) is the algorithm's, in one
+     * EntryProtocol subclass per shipped Monitor: BargingAwareLock, ConvoyAwareLock, CoreRtLock,
+     * each with its sources, invariants and linearization points. This class keeps what they share:
+     * the owner, the recursion count and the condition queue, which only the owner touches.
      *
-     * Invariants (at every release of the wait-queue guard):
-     *   barging: waiters == queue.size + (WAITER_SIGNALED ? 1 : 0)
-     *   convoy:  waiters == queue.size, and waiters > 0 implies LOCKED
-     * Waiter registration changes the count and the queue together under the guard.
-     *
-     * Linearization points: enter at the CAS that sets LOCKED (or, convoy, at the releaser's
-     * handoff, which leaves LOCKED set); exit at the CAS/getAndAdd that clears LOCKED (or the
-     * handoff).
-     *
-     * Lost wake-ups: a releaser clears LOCKED and then reads the waiter bits in one atomic
-     * step; a waiter registers (under the guard) with a CAS that fails if LOCKED is clear. Both
-     * act on the same word, so either the waiter sees the lock free or the releaser sees it.
-     * A spinner never unregisters without trying the lock in the same CAS, because releasers do
-     * not wake waiters while spinners exist.
-     *
-     * Spin/wait policy: 30 spin iterations with exponential back-off (1, 2, 4, 8 normalized
-     * yields, then ~272 ns), ~8 µs at most; no spinning on a single processor.
-     *
-     * Not done: CoreCLR's 100 ms waiter-starvation guard (ShouldNotPreemptWaiters).
+     * Monitor.Wait releases the lock completely and re-acquires it through the same protocol, with
+     * the recursion depth restored; its waiters park in the protocol's queue machinery but are
+     * never entry waiters until pulsed and re-acquiring.
      */
 
-    static final int LOCKED = 1;
-    static final int SPINNER_SHIFT = 2;
-    static final int SPINNER_ONE = 1 << SPINNER_SHIFT;
-    static final int SPINNER_MASK = 7 << SPINNER_SHIFT;
-    static final int WAITER_SIGNALED = 1 << 5;
-    static final int WAITER_SHIFT = 6;
-    static final int WAITER_ONE = 1 << WAITER_SHIFT;
-    static final int MAX_WAITERS = -1 >>> WAITER_SHIFT;
-    /** Spin iterations before waiting (CoreCLR {@code Monitor_SpinCount}). */
-    public static final int SPIN_COUNT = 30;
+    /** Spin iterations before waiting of the barging Monitor (CoreCLR {@code Monitor_SpinCount}). */
+    public static final int SPIN_COUNT = BargingAwareLock.SPIN_COUNT;
 
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    private static final long NO_DEADLINE = EntryProtocol.NO_DEADLINE;
 
     private final SpinContext context;
-    private final boolean barging;
+    private final EntryProtocol entry;
     private final Object blocker;
-    private final WaitQueue entryQueue;
 
-    private volatile int state;
     /**
      * The owning thread, written only by it (opaque: no fence). Only the owner's own comparison
      * depends on it, and a thread always sees its own last write, so a stale value read by
@@ -101,9 +77,8 @@ public final class MonitorLock {
      */
     public MonitorLock(SpinContext context, Object blocker) {
         this.context = context;
-        this.barging = context.tuning().monitor() == MonitorPolicy.BARGING;
         this.blocker = blocker == null ? this : blocker;
-        this.entryQueue = new WaitQueue(context.platform());
+        this.entry = EntryProtocol.of(context, this.blocker);
     }
 
     // ---------------------------------------------------------------- entering
@@ -184,231 +159,11 @@ public final class MonitorLock {
     }
 
     private boolean tryLockFast() {
-        int s = state;
-        if (barging) {
-            return (s & LOCKED) == 0 && STATE.compareAndSet(this, s, s | LOCKED);
-        }
-        return s == 0 && STATE.compareAndSet(this, 0, LOCKED);
+        return entry.tryLock();
     }
 
     private boolean acquireSlow(long deadline, boolean interruptible) throws InterruptedException {
-        if (!context.singleProcessor()) {
-            boolean acquired = barging ? spinAsSpinner() : spinWhileNoWaiters();
-            if (acquired) {
-                return true;
-            }
-        }
-        return barging ? waitBarging(deadline, interruptible) : waitConvoy(deadline, interruptible);
-    }
-
-    /** Barging: register as a spinner (or take a free lock), spin, then unregister trying the lock. */
-    private boolean spinAsSpinner() {
-        for (;;) {
-            int s = state;
-            if ((s & LOCKED) == 0) {
-                if (STATE.compareAndSet(this, s, s | LOCKED)) {
-                    return true;
-                }
-            } else if ((s & SPINNER_MASK) == SPINNER_MASK) {
-                return false;
-            } else if (STATE.compareAndSet(this, s, s + SPINNER_ONE)) {
-                break;
-            }
-        }
-        context.beginSpinLoop();
-        for (int i = 0; i < SPIN_COUNT; i++) {
-            context.spinWithBackoff(i);
-            int s = state;
-            // LP: acquisition by a spinner, which unregisters in the same CAS.
-            if ((s & LOCKED) == 0 && STATE.compareAndSet(this, s, (s - SPINNER_ONE) | LOCKED)) {
-                return true;
-            }
-        }
-        for (;;) {
-            int s = state;
-            if ((s & LOCKED) == 0) {
-                if (STATE.compareAndSet(this, s, (s - SPINNER_ONE) | LOCKED)) {
-                    return true;
-                }
-            } else if (STATE.compareAndSet(this, s, s - SPINNER_ONE)) {
-                return false;
-            }
-        }
-    }
-
-    /** Convoy: spin only while nobody waits; a waiter's presence forbids taking the lock. */
-    private boolean spinWhileNoWaiters() {
-        context.beginSpinLoop();
-        for (int i = 0; i < SPIN_COUNT; i++) {
-            int s = state;
-            if (s == 0 && STATE.compareAndSet(this, 0, LOCKED)) {
-                return true;
-            }
-            if (s >= WAITER_ONE) {
-                return false;
-            }
-            context.spinWithBackoff(i);
-        }
-        return false;
-    }
-
-    private boolean waitBarging(long deadline, boolean interruptible) throws InterruptedException {
-        WaitQueue.Waiter me = new WaitQueue.Waiter(Thread.currentThread());
-        entryQueue.lockGuard();
-        try {
-            for (;;) {
-                int s = state;
-                if ((s & LOCKED) == 0) {
-                    if (STATE.compareAndSet(this, s, s | LOCKED)) {
-                        return true;
-                    }
-                } else {
-                    checkWaiterRoom(s);
-                    if (STATE.compareAndSet(this, s, s + WAITER_ONE)) {
-                        break;
-                    }
-                }
-            }
-            entryQueue.addLast(me);
-        } finally {
-            entryQueue.unlockGuard();
-        }
-        for (;;) {
-            WaitQueue.Wake wake = entryQueue.await(me, blocker, deadline, interruptible);
-            if (wake == WaitQueue.Wake.SIGNALED) {
-                if (spinAsWokenWaiter() || requeueOrAcquire(me)) {
-                    return true;
-                }
-                continue;
-            }
-            if (abandonBargingWait(me)) {
-                if (wake == WaitQueue.Wake.INTERRUPTED) {
-                    Thread.currentThread().interrupt();
-                }
-                return true;
-            }
-            if (wake == WaitQueue.Wake.INTERRUPTED) {
-                throw new InterruptedException();
-            }
-            return false;
-        }
-    }
-
-    /** A woken waiter competes with barging threads for a short while. */
-    private boolean spinAsWokenWaiter() {
-        int spins = context.singleProcessor() ? 1 : SPIN_COUNT;
-        for (int i = 0; i < spins; i++) {
-            if (tryLockAsSignaledWaiter()) {
-                return true;
-            }
-            context.spinWithBackoff(i);
-        }
-        return false;
-    }
-
-    private boolean tryLockAsSignaledWaiter() {
-        int s = state;
-        // LP: acquisition by the woken waiter: unregister and clear WAITER_SIGNALED in the same CAS.
-        return (s & LOCKED) == 0 && STATE.compareAndSet(this, s, ((s | LOCKED) - WAITER_ONE) & ~WAITER_SIGNALED);
-    }
-
-    /** The woken waiter lost the race: back to the front of the queue, unless the lock is free now. */
-    private boolean requeueOrAcquire(WaitQueue.Waiter me) {
-        entryQueue.lockGuard();
-        try {
-            for (;;) {
-                if (tryLockAsSignaledWaiter()) {
-                    return true;
-                }
-                int s = state;
-                if ((s & LOCKED) != 0 && STATE.compareAndSet(this, s, s & ~WAITER_SIGNALED)) {
-                    entryQueue.addFirst(me);
-                    return false;
-                }
-            }
-        } finally {
-            entryQueue.unlockGuard();
-        }
-    }
-
-    /**
-     * Timeout or interrupt: leave the queue. If a releaser dequeued this waiter meanwhile, it owns
-     * the wake-up: take the lock if free (true), else give the wake-up back (the current holder's
-     * exit will wake someone).
-     */
-    private boolean abandonBargingWait(WaitQueue.Waiter me) {
-        entryQueue.lockGuard();
-        try {
-            if (entryQueue.remove(me)) {
-                STATE.getAndAdd(this, -WAITER_ONE);
-                return false;
-            }
-        } finally {
-            entryQueue.unlockGuard();
-        }
-        for (;;) {
-            if (tryLockAsSignaledWaiter()) {
-                return true;
-            }
-            int s = state;
-            if ((s & LOCKED) != 0 && STATE.compareAndSet(this, s, (s - WAITER_ONE) & ~WAITER_SIGNALED)) {
-                return false;
-            }
-        }
-    }
-
-    private boolean waitConvoy(long deadline, boolean interruptible) throws InterruptedException {
-        WaitQueue.Waiter me = new WaitQueue.Waiter(Thread.currentThread());
-        entryQueue.lockGuard();
-        try {
-            for (;;) {
-                int s = state;
-                if (s == 0) {
-                    if (STATE.compareAndSet(this, 0, LOCKED)) {
-                        return true;
-                    }
-                } else {
-                    checkWaiterRoom(s);
-                    if (STATE.compareAndSet(this, s, s + WAITER_ONE)) {
-                        break;
-                    }
-                }
-            }
-            entryQueue.addLast(me);
-        } finally {
-            entryQueue.unlockGuard();
-        }
-        WaitQueue.Wake wake = entryQueue.await(me, blocker, deadline, interruptible);
-        if (wake == WaitQueue.Wake.SIGNALED) {
-            return true; // ownership was handed over with LOCKED still set
-        }
-        boolean removed;
-        entryQueue.lockGuard();
-        try {
-            removed = entryQueue.remove(me);
-            if (removed) {
-                STATE.getAndAdd(this, -WAITER_ONE);
-            }
-        } finally {
-            entryQueue.unlockGuard();
-        }
-        if (!removed) {
-            // The handoff raced with the timeout: the lock is ours.
-            if (wake == WaitQueue.Wake.INTERRUPTED) {
-                Thread.currentThread().interrupt();
-            }
-            return true;
-        }
-        if (wake == WaitQueue.Wake.INTERRUPTED) {
-            throw new InterruptedException();
-        }
-        return false;
-    }
-
-    private static void checkWaiterRoom(int s) {
-        if ((s >>> WAITER_SHIFT) == MAX_WAITERS) {
-            throw new IllegalStateException("too many waiters: at most " + MAX_WAITERS + " threads may wait");
-        }
+        return entry.acquire(deadline, interruptible);
     }
 
     // ---------------------------------------------------------------- exiting
@@ -429,68 +184,7 @@ public final class MonitorLock {
 
     private void release() {
         setOwner(null);
-        if (barging) {
-            // LP: the release.
-            int s = (int) STATE.getAndAdd(this, -LOCKED) - LOCKED;
-            if (needToSignalWaiter(s)) {
-                signalOneWaiter();
-            }
-        } else {
-            releaseConvoy();
-        }
-    }
-
-    private static boolean needToSignalWaiter(int s) {
-        return s >= WAITER_ONE && (s & (SPINNER_MASK | WAITER_SIGNALED)) == 0;
-    }
-
-    private void signalOneWaiter() {
-        WaitQueue.Waiter next;
-        entryQueue.lockGuard();
-        try {
-            for (;;) {
-                int s = state;
-                if (!needToSignalWaiter(s)) {
-                    return;
-                }
-                if (STATE.compareAndSet(this, s, s | WAITER_SIGNALED)) {
-                    break;
-                }
-            }
-            next = entryQueue.pollFirst();
-            assert next != null : "waiter count says a waiter is queued";
-        } finally {
-            entryQueue.unlockGuard();
-        }
-        entryQueue.signal(next);
-    }
-
-    private void releaseConvoy() {
-        for (;;) {
-            int s = state;
-            if (s == LOCKED) {
-                // LP: the release when nobody waits.
-                if (STATE.compareAndSet(this, LOCKED, 0)) {
-                    return;
-                }
-                continue;
-            }
-            WaitQueue.Waiter next;
-            entryQueue.lockGuard();
-            try {
-                if (state == LOCKED) {
-                    continue; // the last waiter timed out meanwhile
-                }
-                next = entryQueue.pollFirst();
-                assert next != null : "waiter count says a waiter is queued";
-                // LP: ownership passes to `next`; LOCKED stays set.
-                STATE.getAndAdd(this, -WAITER_ONE);
-            } finally {
-                entryQueue.unlockGuard();
-            }
-            entryQueue.signal(next);
-            return;
-        }
+        entry.release();
     }
 
     // ---------------------------------------------------------------- condition queue
@@ -533,7 +227,7 @@ public final class MonitorLock {
         release();
         WaitQueue.Wake wake;
         try {
-            wake = entryQueue.await(node, blocker, untilPulsed ? NO_DEADLINE : deadline, true);
+            wake = entry.queue.await(node, blocker, untilPulsed ? NO_DEADLINE : deadline, true);
         } catch (RuntimeException | Error e) {
             // The platform failed the wait (a simulator aborting its run, say): still hand the
             // lock back to the caller, whose finally blocks expect to own it.
@@ -602,7 +296,7 @@ public final class MonitorLock {
             conditionTail = null;
         }
         w.next = null;
-        entryQueue.signal(w);
+        entry.queue.signal(w);
         return true;
     }
 
@@ -630,22 +324,22 @@ public final class MonitorLock {
 
     /** True if some thread owns the lock (a snapshot). */
     public boolean isLocked() {
-        return (state & LOCKED) != 0;
+        return entry.isLocked();
     }
 
     /** Threads blocked waiting to enter (a snapshot; excludes condition waiters). */
     public int waiterCount() {
-        return state >>> WAITER_SHIFT;
+        return entry.waiterCount();
     }
 
-    /** Threads registered as spinners (a snapshot; always 0 with {@code monitor=convoy}). */
+    /** Threads registered as spinners (a snapshot; always 0 unless {@code monitor=barging}). */
     public int spinnerCount() {
-        return (state & SPINNER_MASK) >>> SPINNER_SHIFT;
+        return entry.spinnerCount();
     }
 
-    /** The handoff policy in use. */
+    /** The algorithm in use. */
     public MonitorPolicy policy() {
-        return barging ? MonitorPolicy.BARGING : MonitorPolicy.CONVOY;
+        return entry.policy();
     }
 
     private void checkOwner(String operation) {
@@ -663,9 +357,8 @@ public final class MonitorLock {
 
     @Override
     public String toString() {
-        int s = state;
         return "MonitorLock[" + policy() + (isLocked() ? ", locked by " + owner() : ", free") + ", waiters="
-                + (s >>> WAITER_SHIFT) + ", spinners=" + ((s & SPINNER_MASK) >>> SPINNER_SHIFT) + "]";
+                + waiterCount() + ", spinners=" + spinnerCount() + "]";
     }
 
     private Thread owner() {
@@ -677,13 +370,11 @@ public final class MonitorLock {
     }
 
     // VarHandle mechanics
-    private static final VarHandle STATE;
     private static final VarHandle OWNER;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(MonitorLock.class, "state", int.class);
             OWNER = lookup.findVarHandle(MonitorLock.class, "owner", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);

@@ -95,22 +95,6 @@ final class WaitQueue {
         size++;
     }
 
-    /** Puts {@code w} first (a woken waiter that lost the race keeps its place); guard held. */
-    void addFirst(Waiter w) {
-        assert guard == 1 && !w.queued;
-        w.status = Waiter.WAITING;
-        w.prev = null;
-        w.next = head;
-        if (head == null) {
-            tail = w;
-        } else {
-            head.prev = w;
-        }
-        head = w;
-        w.queued = true;
-        size++;
-    }
-
     /** Removes and returns the first waiter, or null; the guard must be held. */
     Waiter pollFirst() {
         assert guard == 1;

@@ -6,6 +6,7 @@ import io.spinlab.impl.testing.RecordingPlatform;
 import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
@@ -96,34 +97,130 @@ class MonitorLockScheduleTest {
     }
 
     @Test
-    void shouldSpinWhileNobodyWaitsAndTakeTheLockAtTheIterationAfterTheReleaseWhenConvoy() throws Exception {
+    void shouldSpinRawBackoffDelaysAndTakeTheLockAfterTheDelayInWhichItWasReleasedWhenConvoy() throws Exception {
         RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
         MonitorLock lock = lock(platform, "convoy");
         Holder holder = new Holder(lock);
-        platform.afterCalls(5, holder::releaseAndJoin);
+        platform.afterCalls(3, holder::releaseAndJoin);
 
         assertThat(lock.tryEnter(1, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(calls(platform)).containsExactly("pause(1)", "pause(2)", "pause(4)", "pause(7)", "pause(7)");
+        assertThat(calls(platform)).containsExactly("pause(50)", "pause(150)", "pause(450)");
         assertThat(lock.waiterCount()).isZero();
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         lock.exit();
         assertThat(lock.isLocked()).isFalse();
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"barging", "convoy"})
-    void shouldSpinThirtyBackedOffIterationsThenGiveUpUnregisteredWhenTheDeadlinePassed(String monitor)
+    /**
+     * The 2017 AwareLock on 2 processors (maximum 40,000): the first spin's delays 50 … 36,450, then
+     * ten rounds of delays 49 … 36,449 (the last cut at 20,000 PAUSEs; nobody waits, so no switch
+     * inside it), each round ending in SwitchToThread; only then would it block.
+     */
+    @Test
+    void shouldSpinTheWholeConvoySchedulePauseByPauseBeforeItWouldBlock() throws Exception {
+        RecordingPlatform platform = new RecordingPlatform(2, 40, 20);
+        MonitorLock lock = lock(platform, "convoy");
+        Holder holder = new Holder(lock);
+        List<String> expected = new ArrayList<>();
+        for (int delay = 50; delay <= 40_000; delay *= 3) {
+            expected.add("pause(" + delay + ")");
+        }
+        for (int round = 0; round < 10; round++) {
+            for (int delay = 50; delay < 40_000; delay *= 3) {
+                int pauses = delay - 1;
+                if (pauses > 20_000) {
+                    expected.add("pause(20000)");
+                    pauses -= 20_000;
+                }
+                expected.add("pause(" + pauses + ")");
+            }
+            expected.add("yield");
+        }
+        platform.afterCalls(expected.size(), holder::releaseAndJoin);
+
+        lock.enter();
+
+        assertThat(calls(platform)).containsExactlyElementsOf(expected);
+        assertThat(expected).hasSize(7 + 10 * 9);
+        assertThat(platform.pauses()).isEqualTo(54_650 + 10 * (54_650 - 7));
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThat(lock.waiterCount()).isZero();
+        lock.exit();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    /**
+     * CoreRT's Lock before dotnet/corert #7569: Thread.SpinWait(1), (2), … (8192) as raw PAUSEs,
+     * 16,383 in all, trying the lock after each; then it waits (and here finds the lock free).
+     */
+    @Test
+    void shouldSpinDoublingRawSpinWaitsUpTo8192ThenWaitWhenCoreRtLock() throws Exception {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        MonitorLock lock = new MonitorLock(SpinContext.of(platform, Tuning.parse("corert-2019-before"),
+                new FixedPauseNormalizer()));
+        Holder holder = new Holder(lock);
+        List<String> expected = new ArrayList<>();
+        for (int spins = 1; spins <= 10_000; spins *= 2) {
+            expected.add("pause(" + spins + ")");
+        }
+        platform.afterCalls(expected.size(), holder::releaseAndJoin);
+
+        lock.enter();
+
+        assertThat(calls(platform)).containsExactlyElementsOf(expected);
+        assertThat(platform.pauses()).isEqualTo(16_383);
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        lock.exit();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    /** After dotnet/corert #7569 each Thread.SpinWait(n) is max(1, n × yields per normalized yield / 8) PAUSEs. */
+    @Test
+    void shouldScaleEachSpinWaitThroughThePreSkylakeShimWhenCoreRtLockAfter7569() throws Exception {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        FixedPauseNormalizer normalizer = new FixedPauseNormalizer(2, 7);
+        MonitorLock lock = new MonitorLock(SpinContext.of(platform, Tuning.parse("corert-2019-after"), normalizer));
+        Holder holder = new Holder(lock);
+        platform.afterCalls(5, holder::releaseAndJoin);
+
+        lock.enter();
+
+        assertThat(calls(platform)).containsExactly("pause(1)", "pause(1)", "pause(1)", "pause(2)", "pause(4)");
+        lock.exit();
+    }
+
+    @Test
+    void shouldTakeTheLockAtTheIterationAfterTheReleaseWhenCoreRtLock() throws Exception {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        MonitorLock lock = lock(platform, "corert-lock");
+        Holder holder = new Holder(lock);
+        platform.afterCalls(2, holder::releaseAndJoin);
+
+        assertThat(lock.tryEnter(1, TimeUnit.SECONDS)).isTrue();
+
+        // current's pause=normalized: SpinWait(n) is n normalized yields of the fixed normalizer.
+        int y = new FixedPauseNormalizer().yieldsPerNormalizedYield();
+        assertThat(calls(platform)).containsExactly("pause(" + y + ")", "pause(" + 2 * y + ")");
+        assertThat(lock.waiterCount()).isZero();
+        lock.exit();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
+    @Test
+    void shouldSpinThirtyBackedOffIterationsThenGiveUpUnregisteredWhenTheDeadlinePassedWhenBarging()
             throws Exception {
         RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
-        MonitorLock lock = lock(platform, monitor);
+        MonitorLock lock = lock(platform, "barging");
         Holder holder = new Holder(lock);
         platform.recordClockReads(true);
 
         assertThat(lock.tryEnter(1_000, TimeUnit.NANOSECONDS)).isFalse();
 
+        // The deadline; the spin; the first waiter's starvation start; the wait's deadline check.
         List<String> expected = new ArrayList<>(List.of("clock"));
         expected.addAll(backoff(MonitorLock.SPIN_COUNT));
+        expected.add("clock");
         expected.add("clock");
         assertThat(calls(platform)).containsExactlyElementsOf(expected);
         assertThat(lock.waiterCount()).isZero();
@@ -134,9 +231,26 @@ class MonitorLockScheduleTest {
         assertThat(lock.isLocked()).isFalse();
     }
 
+    @Test
+    void shouldStopSpinningAtTheFirstDelayPastTheDeadlineWhenConvoy() throws Exception {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        MonitorLock lock = lock(platform, "convoy");
+        Holder holder = new Holder(lock);
+        platform.recordClockReads(true);
+
+        // 50 PAUSEs take 2 µs, past the 1 µs deadline: the spin stops and the wait gives up.
+        assertThat(lock.tryEnter(1_000, TimeUnit.NANOSECONDS)).isFalse();
+
+        assertThat(calls(platform)).containsExactly("clock", "pause(50)", "clock", "clock");
+        assertThat(lock.waiterCount()).isZero();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        holder.releaseAndJoin();
+        assertThat(lock.isLocked()).isFalse();
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"barging", "convoy"})
-    void shouldNotSpinOnASingleProcessor(String monitor) throws Exception {
+    @CsvSource({"barging, 3", "convoy, 2", "corert-lock, 2"})
+    void shouldNotSpinOnASingleProcessor(String monitor, int clockReads) throws Exception {
         RecordingPlatform platform = new RecordingPlatform(1, 40, 20);
         MonitorLock lock = lock(platform, monitor);
         Holder holder = new Holder(lock);
@@ -145,13 +259,13 @@ class MonitorLockScheduleTest {
         // 10 ns: gone by the next clock read (20 ns), so the wait gives up instead of parking.
         assertThat(lock.tryEnter(10, TimeUnit.NANOSECONDS)).isFalse();
 
-        assertThat(calls(platform)).containsExactly("clock", "clock");
+        assertThat(calls(platform)).containsExactlyElementsOf(Collections.nCopies(clockReads, "clock"));
         assertThat(lock.waiterCount()).isZero();
         holder.releaseAndJoin();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"barging", "convoy"})
+    @ValueSource(strings = {"barging", "convoy", "corert-lock"})
     void shouldLeaveTheConditionQueueAndKeepTheRecursionWhenAConditionWaitTimesOut(String monitor)
             throws InterruptedException {
         RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
@@ -173,7 +287,7 @@ class MonitorLockScheduleTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"barging", "convoy"})
+    @ValueSource(strings = {"barging", "convoy", "corert-lock"})
     void shouldNotReadTheClockOrSpinWhenFreeOrTimeoutIsZero(String monitor) throws Exception {
         RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
         MonitorLock lock = lock(platform, monitor);

@@ -3,6 +3,7 @@ package io.spinlab.impl.lock;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.impl.testing.Tunings;
+import io.spinlab.model.tuning.Knob;
 import io.spinlab.model.tuning.MonitorPolicy;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
@@ -17,11 +18,11 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** MonitorLock beyond the lock contract: reentrancy, the condition queue, the two handoff policies. */
+/** MonitorLock beyond the lock contract: reentrancy, the condition queue, each Monitor algorithm. */
 class MonitorLockTest {
 
     private static MonitorLock lock(MonitorPolicy policy) {
-        Tuning tuning = policy == MonitorPolicy.BARGING ? Tuning.current() : Tuning.legacy();
+        Tuning tuning = Tuning.current().with(Knob.MONITOR, policy);
         SpinContext context = Tunings.hardware(tuning);
         MonitorLock lock = new MonitorLock(context);
         assertThat(lock.policy()).isEqualTo(policy);

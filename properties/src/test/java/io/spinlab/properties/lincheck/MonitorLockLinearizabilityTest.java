@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link MonitorLock} is linearizable with respect to {@link MonitorLockSpec}, under both
- * handoff policies ({@code barging}, the {@code current} tuning; {@code convoy}, {@code legacy}),
- * in two kinds of scenario:
+ * {@link MonitorLock} is linearizable with respect to {@link MonitorLockSpec}, under each
+ * Monitor algorithm ({@code barging}, the {@code current} tuning; {@code convoy}, {@code legacy};
+ * {@code corert-lock}, {@code corert-2019-after}), in two kinds of scenario:
  *
  * <ul>
  *   <li><em>Ownership</em>: {@code tryEnter}, {@code exit}, {@code isLocked} and
@@ -65,17 +65,58 @@ public class MonitorLockLinearizabilityTest {
         ownership(LincheckBudget.stress()).check(ConvoyOwnership.class);
     }
 
-    /** The barging fast path's CAS made a plain write: two threads that see the lock free both own it. */
-    static final Mutation OWNED_TWICE = Mutation.casToPlainSet(MonitorLock.class, "tryLockFast", "STATE", 0);
+    @Test
+    public void coreRtOwnershipModelChecking() {
+        ownership(LincheckBudget.modelChecking()).check(CoreRtOwnership.class);
+    }
+
+    @Test
+    public void coreRtOwnershipStress() {
+        ownership(LincheckBudget.stress()).check(CoreRtOwnership.class);
+    }
+
+    /** An algorithm's fast-path CAS made a plain write: two threads that see the lock free both own it. */
+    static Mutation ownedTwice(String algorithm) {
+        return Mutation.casToPlainSet(Mutation.inPackage(MonitorLock.class, algorithm), "tryLock", "STATE", 0);
+    }
 
     @Test
     public void plantedOwnedTwiceModelChecking() {
-        Planted.assertCaught(ownership(LincheckBudget.modelChecking()), BargingOwnership.class, OWNED_TWICE);
+        Planted.assertCaught(ownership(LincheckBudget.modelChecking()), BargingOwnership.class,
+                ownedTwice("BargingAwareLock"));
     }
 
     @Test
     public void plantedOwnedTwiceStress() {
-        Planted.assertCaught(ownership(LincheckBudget.stress()), BargingOwnership.class, OWNED_TWICE);
+        Planted.assertCaught(ownership(LincheckBudget.stress()), BargingOwnership.class,
+                ownedTwice("BargingAwareLock"));
+    }
+
+    @Test
+    public void plantedConvoyOwnedTwiceModelChecking() {
+        Planted.assertCaught(ownership(LincheckBudget.modelChecking()), ConvoyOwnership.class,
+                ownedTwice("ConvoyAwareLock"));
+    }
+
+    @Test
+    public void plantedCoreRtOwnedTwiceModelChecking() {
+        Planted.assertCaught(ownership(LincheckBudget.modelChecking()), CoreRtOwnership.class,
+                ownedTwice("CoreRtLock"));
+    }
+
+    @Test
+    public void plantedCoreRtOwnedTwiceStress() {
+        Planted.assertCaught(ownership(LincheckBudget.stress()), CoreRtOwnership.class, ownedTwice("CoreRtLock"));
+    }
+
+    /** CoreRT's release skips its waiter check (taken as "no waiters"), so it wakes nobody: a lost wake-up. */
+    static final Mutation CORERT_WOKEN_NEVER_CLEARED = Mutation.branchAlwaysTaken(
+            Mutation.inPackage(MonitorLock.class, "CoreRtLock"), "needToWakeWaiter", "IFEQ", 0);
+
+    @Test
+    public void plantedCoreRtLostWakeUpModelChecking() {
+        Planted.assertCaught(LincheckBudget.modelChecking().sequentialSpecification(MonitorLockSpec.class),
+                CoreRtCriticalSections.class, CORERT_WOKEN_NEVER_CLEARED);
     }
 
     /** Three contenders: one holds the lock, one queues and parks, one arrives as it is released. */
@@ -107,6 +148,18 @@ public class MonitorLockLinearizabilityTest {
     public void convoyCriticalSectionsModelChecking() {
         LincheckBudget.modelChecking().sequentialSpecification(MonitorLockSpec.class)
                 .check(ConvoyCriticalSections.class);
+    }
+
+    @Test
+    public void coreRtCriticalSectionsThreeThreadsModelChecking() {
+        LincheckBudget.threeThreads(LincheckBudget.modelChecking()).sequentialSpecification(MonitorLockSpec.class)
+                .check(CoreRtCriticalSections.class);
+    }
+
+    @Test
+    public void coreRtCriticalSectionsStress() {
+        LincheckBudget.stress().sequentialSpecification(MonitorLockSpec.class)
+                .check(CoreRtTimedCriticalSections.class);
     }
 
     @Test
@@ -159,6 +212,13 @@ public class MonitorLockLinearizabilityTest {
     public static final class ConvoyOwnership extends Ownership {
         public ConvoyOwnership() {
             super(Tuning.legacy());
+        }
+    }
+
+    /** Ownership under {@code monitor=corert-lock}. */
+    public static final class CoreRtOwnership extends Ownership {
+        public CoreRtOwnership() {
+            super(Tuning.parse("corert-2019-after"));
         }
     }
 
@@ -218,6 +278,20 @@ public class MonitorLockLinearizabilityTest {
     public static final class ConvoyTimedCriticalSections extends CriticalSections {
         public ConvoyTimedCriticalSections() {
             super(Tuning.legacy(), true);
+        }
+    }
+
+    /** {@code monitor=corert-lock}, entering with {@code enter()}. */
+    public static final class CoreRtCriticalSections extends CriticalSections {
+        public CoreRtCriticalSections() {
+            super(Tuning.parse("corert-2019-after"), false);
+        }
+    }
+
+    /** {@code monitor=corert-lock}, entering with {@code tryEnter(timeout)}. */
+    public static final class CoreRtTimedCriticalSections extends CriticalSections {
+        public CoreRtTimedCriticalSections() {
+            super(Tuning.parse("corert-2019-after"), true);
         }
     }
 }

@@ -264,7 +264,10 @@ public final class Experiments {
         for (long hold : List.of(0L, ONE_MICROSECOND)) {
             for (ThreadCount threads : List.of(ThreadCount.ofMultiple(1), ThreadCount.ofMultiple(4),
                     ThreadCount.ofMultiple(16))) {
-                Workload w = new MonitorThroughput(threads, hold, windowFor(threads, machine));
+                Window standard = windowFor(threads, machine);
+                long cycle = convoySpinNanos(machine);
+                Window window = new Window(cycle + standard.warmupNanos(), Math.max(standard.measureNanos(), 2 * cycle));
+                Workload w = new MonitorThroughput(threads, hold, window);
                 rows.add(new PlannedRow(w, machine, claim("monitor-convoy", SKYLAKE, w), SEED));
             }
         }
@@ -272,10 +275,27 @@ public final class Experiments {
                 "The Monitor handoff: convoy (no arriving thread may take the lock while one waits; release "
                         + "hands it to the woken waiter) against barging with spinner counting (dotnet/coreclr "
                         + "#13978, fixed by #14216): .NET Core 2.1 with and without that change, on a contended lock, "
-                        + "Skylake i7-6700. The convoy side is not yet the exact 2017 AwareLock (its 50 × 3^k raw "
-                        + "spin and SwitchToThread rounds).",
+                        + "Skylake i7-6700. The convoy side is the 2017 AwareLock, whose raw 50 × 3^k spin lasts "
+                        + "about 76 ms on this part before a thread blocks; the warm-up lets the first spin end "
+                        + "and the window spans two such spins, since a convoy forms and drains at that period.",
                 Generation.NETCORE2_1.tuning().with(Knob.MONITOR, MonitorPolicy.CONVOY), Generation.NETCORE2_1.tuning(),
                 rows, List.of());
+    }
+
+    /**
+     * How long the 2017 AwareLock ({@code monitor=convoy}) spins before it first blocks on
+     * {@code machine}: one pass of raw PAUSE delays 50 × 3^k while at most 20,000 × processors,
+     * then ten more passes (AwareLock::Contention), all in PAUSEs of the profile's cost (the
+     * SwitchToThread calls between them cost next to nothing on an idle-enough machine). Its
+     * constants are g_SpinConstants', as {@code ConvoyAwareLock} cites them.
+     */
+    static long convoySpinNanos(MachineProfile machine) {
+        long maximum = 20_000L * machine.logicalProcessors();
+        long pauses = 0;
+        for (long delay = 50; delay <= maximum; delay *= 3) {
+            pauses += delay;
+        }
+        return (long) Math.ceil(11 * pauses * machine.pauseNs());
     }
 
     // ------------------------------------------------------------------ future-cpus
