@@ -19,8 +19,9 @@ import java.util.Objects;
  * <p>Each writer ({@link #newWriter()}) appends events — a byte payload, a timestamp from the
  * platform clock, its sequence number — to its own current buffer with a bump pointer. When
  * that buffer is full it reserves a new one of 100 KB × (its buffers + 1), at most 1 MB, against
- * the manager's limit on the bytes of all buffers, allocates it outside any lock and takes the
- * manager's spin lock only to link it (and do sequence-point bookkeeping). If no buffer can be
+ * the manager's limit on the bytes of all buffers, then allocates, zeroes and links it (with
+ * sequence-point bookkeeping) holding the manager's spin lock, as EventPipe did up to .NET 6
+ * (dotnet/runtime #67936 moved the allocation out in .NET 7). If no buffer can be
  * had the event is dropped: counted, its sequence number consumed so the reader sees the gap.
  * Events above 64 KB are dropped and counted separately. (Sizes: {@link BufferManagerConfig}.)
  *
@@ -60,8 +61,18 @@ public final class EventBufferManager {
      * (Dekker with stop(), see EventWriter). The lock orders the list, the writer array and the
      * sequence points; counters are opaque.
      *
-     * Spin/wait policy: stop() waits for each write in progress with SpinWait; the lock is a
-     * SpinLock (EventPipe's rt_lock is a spin lock), held for a few stores.
+     * Spin/wait policy: stop() waits for each write in progress with SpinWait; the lock is
+     * CoreCLR's native spin lock (EventPipe's rt_lock, see ManagerLock), held for a few stores, or,
+     * when a writer links a new buffer, for its allocation and zeroing too.
+     *
+     * Why the allocation is under the lock: in every generation spinlab models (up to net6) the
+     * buffer was allocated and zeroed inside rt_lock: dotnet/coreclr src/vm/eventpipebuffermanager.cpp
+     * @ a1b757c7 (new BYTE[] and memset under SpinLockHolder), dotnet/runtime
+     * src/native/eventpipe/ep-buffer-manager.c before #67936 (ep_buffer_alloc, ep_rt_valloc0, inside
+     * EP_SPIN_LOCK_ENTER; read at criteo-forks/runtime @ 672b0e52, which already has #50797's
+     * lockless reservation). Issue #65247 measured ~0.1 ms holds from it and a convoy; #67936 (2022,
+     * .NET 7) moved the allocation before the lock. The first event is appended under the lock too,
+     * so that a linked buffer is never empty (the reader relies on it); that adds one small copy.
      *
      * Why not simpler: a lock around every write (or per-writer locks, as older EventPipe) would
      * serialize writers or cost two atomics per event; the epoch handshake costs one fenced store
@@ -217,19 +228,35 @@ public final class EventBufferManager {
         }
     }
 
-    /** Sequence-point bookkeeping and linking a writer's new buffer: the only lock a successful write takes. */
-    void link(EventWriter writer, EventBuffer buffer) {
+    /**
+     * A writer's new buffer of {@code bytes}, already reserved: allocated and zeroed, stamped with
+     * its first event, counted against the sequence-point budget and linked, all in one hold of the
+     * lock, the only hold a successful write takes. Returns null, having linked nothing, if stop()
+     * began before the clock read; the caller then releases the reservation (outside the lock).
+     */
+    EventBuffer allocateAndLink(EventWriter writer, int bytes, int sequence, byte[] payload, int offset,
+            int length) {
         lock.enter();
         try {
-            int bytes = buffer.capacity();
+            // Under the lock: ep_buffer_alloc (valloc0, zeroed) ran inside rt_lock until dotnet/runtime
+            // #67936 (.NET 7), later than every generation spinlab models.
+            byte[] memory = new byte[bytes];
+            // LP (WRITTEN): the clock read.
+            long timestamp = platform.nanoTime();
+            if (state != RUNNING) {
+                return null;
+            }
+            EventBuffer fresh = new EventBuffer(memory, timestamp);
+            fresh.append(timestamp, sequence, payload, offset, length);
             if (bytes >= remainingSequencePointBudget) {
                 addSequencePointLocked();
                 remainingSequencePointBudget = config.sequencePointBudgetBytes();
             } else {
                 remainingSequencePointBudget -= bytes;
             }
-            writer.linkLocked(buffer);
+            writer.linkLocked(fresh);
             BUFFERS_ALLOCATED.setOpaque(this, buffersAllocated + 1);
+            return fresh;
         } finally {
             lock.exit();
         }

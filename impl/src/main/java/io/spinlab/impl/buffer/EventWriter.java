@@ -17,8 +17,8 @@ import java.util.Objects;
  *
  * <p>Progress: a write that fits in the current buffer is wait-free (a clock read, a fenced
  * store, a copy). A write that needs a new buffer reserves it (lock-free with
- * {@code reservation=lockless}; the manager's spin lock with {@code under-lock}), allocates it
- * outside any lock, and takes the manager's spin lock only to link it: blocking.
+ * {@code reservation=lockless}; the manager's spin lock with {@code under-lock}), then allocates,
+ * zeroes and links it holding the manager's spin lock, as EventPipe did up to .NET 6: blocking.
  */
 public final class EventWriter extends EventWriterPad2 {
     /*
@@ -169,17 +169,13 @@ public final class EventWriter extends EventWriterPad2 {
             return WriteOutcome.DROPPED;
         }
         try {
-            // Allocation and zeroing outside the lock (dotnet/runtime #67936).
-            byte[] memory = new byte[bytes];
-            // LP (WRITTEN): the clock read.
-            long timestamp = platform.nanoTime();
-            if (manager.isStopping()) {
+            // Allocated, zeroed, stamped and linked in one hold of the manager lock (see the manager).
+            EventBuffer fresh = manager.allocateAndLink(this, bytes, sequence, payload, offset, length);
+            if (fresh == null) {
+                // stop() began before the clock read: nothing was linked; release outside the lock.
                 reservation.release(bytes);
                 return WriteOutcome.STOPPED;
             }
-            EventBuffer fresh = new EventBuffer(memory, timestamp);
-            fresh.append(timestamp, sequence, payload, offset, length);
-            manager.link(this, fresh);
             WRITE_BUFFER.setVolatile(this, fresh);
             return WriteOutcome.WRITTEN;
         } catch (RuntimeException | Error e) {

@@ -1,21 +1,29 @@
 package io.spinlab.impl.buffer;
 
-import io.spinlab.impl.lock.SpinLock;
+import io.spinlab.impl.lock.NativeSpinLock;
 import io.spinlab.impl.spin.SpinContext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The buffer manager's lock (EventPipe's {@code rt_lock}, a spin lock) with the two counters that
- * show a lock caravan: every acquisition, and the acquisitions made by writers that then failed
- * to reserve a buffer. Counting costs an uncontended plain increment, done while holding the lock.
+ * The buffer manager's lock (EventPipe's {@code rt_lock}, an {@code ep_rt_spin_lock}, which on
+ * CoreCLR is the runtime's native spin lock) with the two counters that show a lock caravan: every
+ * acquisition, and the acquisitions made by writers that then failed to reserve a buffer. Counting
+ * costs an uncontended plain increment, done while holding the lock.
  *
- * <p>Not reentrant; progress: blocking, as the {@link SpinLock} it wraps (anonymous mode).
+ * <p>Not reentrant; progress: blocking, as the {@link NativeSpinLock} it wraps.
  */
 final class ManagerLock extends ManagerLockPad2 {
     /*
      * Implementation notes.
+     *
+     * Which lock: CoreCLR's native SpinLock in every generation spinlab models. EventPipe's C code
+     * maps ep_rt_spin_lock_aquire to SpinLock::AcquireLock (dotnet/runtime
+     * src/coreclr/vm/eventing/eventpipe/ep-rt-coreclr.h @ 00578ebc, 2021; the later
+     * ep_rt_spin_lock_acquire likewise), and the C++ EventPipe before it held a `SpinLock m_lock`
+     * (dotnet/coreclr src/vm/eventpipebuffermanager.h @ a1b757c7). Not System.Threading.SpinLock:
+     * that one sleeps 1 ms from its 40th iteration, the native lock only after 32,768 switches.
      *
      * Invariants: the counters only grow, and only while the lock is held, so the holder's plain
      * read-increment-write cannot lose an update. dropPathAcquisitions <= acquisitions.
@@ -29,11 +37,11 @@ final class ManagerLock extends ManagerLockPad2 {
      * that every writer reads on every event (the manager's state word, say).
      */
 
-    private final SpinLock lock;
+    private final NativeSpinLock lock;
 
     ManagerLock(SpinContext context) {
         // Waiting for the lock is attributed to this object: metrics name it ManagerLock.
-        this.lock = new SpinLock(context, false, this);
+        this.lock = new NativeSpinLock(context, this);
     }
 
     void enter() {

@@ -19,7 +19,8 @@ public enum Generation {
             new Tuning(SpinPolicy.PROC_SCALED, SpinWaitShape.EXPONENTIAL, PauseMode.RAW,
                     SpinLockPolicy.SPINNING_FACTOR, MonitorPolicy.CONVOY, ReservationPolicy.UNDER_LOCK,
                     GlobalQueuePolicy.CONCURRENT_QUEUE, QueueSpinPolicy.SLEEP_AT_20, StackSpinPolicy.SLEEP_AT_20,
-                    ThreadRequestPolicy.PER_ITEM, SemaphorePolicy.UNTIL_YIELD)),
+                    ThreadRequestPolicy.PER_ITEM, SemaphorePolicy.UNTIL_YIELD,
+                    NativeSpinLockPolicy.RAW)),
     /** .NET Core 2.0 with dotnet/coreclr #13556 (#13631 in release/2.0.0): the spin's processor multiply gone. */
     NETCORE2_0_13556("netcore2.0-13556", "netcore2.0 with dotnet/coreclr #13556 / #13631",
             NETCORE2_0.tuning.with(Knob.SPIN, SpinPolicy.UNSCALED)),
@@ -28,11 +29,16 @@ public enum Generation {
             new Tuning(SpinPolicy.SPINONCE, SpinWaitShape.CAPPED, PauseMode.NORMALIZED_ONCE,
                     SpinLockPolicy.SPINWAIT, MonitorPolicy.BARGING, ReservationPolicy.UNDER_LOCK,
                     GlobalQueuePolicy.CONCURRENT_QUEUE, QueueSpinPolicy.SLEEP_AT_20, StackSpinPolicy.SLEEP_AT_20,
-                    ThreadRequestPolicy.PER_ITEM, SemaphorePolicy.SPINONCE)),
-    /** .NET Core 3.0: no Sleep(1) in the collections' CAS-retry spins (coreclr #21722, corefx #34288). */
-    NETCORE3_0("netcore3.0", "netcore2.1 without Sleep(1) in the collections' retry spins (coreclr #21722)",
+                    ThreadRequestPolicy.PER_ITEM, SemaphorePolicy.SPINONCE,
+                    NativeSpinLockPolicy.RAW)),
+    /**
+     * .NET Core 3.0: no Sleep(1) in the collections' CAS-retry spins (coreclr #21722, corefx #34288),
+     * a normalized yield per poll in the native spin lock (coreclr #21586).
+     */
+    NETCORE3_0("netcore3.0", "netcore2.1 without Sleep(1) in the collections' retry spins (coreclr #21722), "
+            + "normalized native spin lock (coreclr #21586)",
             NETCORE2_1.tuning.with(Knob.QUEUE_SPIN, QueueSpinPolicy.NO_SLEEP).with(Knob.STACK_SPIN,
-                    StackSpinPolicy.NO_SLEEP)),
+                    StackSpinPolicy.NO_SLEEP).with(Knob.NATIVE_SPINLOCK, NativeSpinLockPolicy.NORMALIZED)),
     /**
      * CoreRT in June 2019, before dotnet/corert #7569: the shared CoreLib of the 3.0 previews with
      * the retuned SpinWait shape in raw PAUSEs, and CoreRT's own managed Monitor ({@code Lock.cs}).

@@ -29,7 +29,10 @@ public enum Knob {
     STACK_SPIN("stack-spin", StackSpinPolicy.class),
     /** How the thread pool's queued work asks for workers. */
     THREAD_REQUESTS("thread-requests", ThreadRequestPolicy.class),
-    SEMAPHORE("semaphore", SemaphorePolicy.class);
+    /** SemaphoreSlim's spin before blocking and its lock use. */
+    SEMAPHORE("semaphore", SemaphorePolicy.class),
+    /** CoreCLR's native spin lock (EventPipe's buffer-manager lock): a raw PAUSE or a normalized yield per poll. */
+    NATIVE_SPINLOCK("native-spinlock", NativeSpinLockPolicy.class);
 
     private final String knobName;
     private final Class<? extends Enum<?>> valueType;

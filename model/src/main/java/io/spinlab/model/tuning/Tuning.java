@@ -25,7 +25,8 @@ public record Tuning(
         QueueSpinPolicy queueSpin,
         StackSpinPolicy stackSpin,
         ThreadRequestPolicy threadRequests,
-        SemaphorePolicy semaphore) {
+        SemaphorePolicy semaphore,
+        NativeSpinLockPolicy nativeSpinLock) {
 
     /** Alias of the newest generation. */
     public static final String CURRENT_ALIAS = "current";
@@ -44,6 +45,7 @@ public record Tuning(
         Objects.requireNonNull(stackSpin, "stack-spin");
         Objects.requireNonNull(threadRequests, "thread-requests");
         Objects.requireNonNull(semaphore, "semaphore");
+        Objects.requireNonNull(nativeSpinLock, "native-spinlock");
     }
 
     /** The oldest generation, .NET Core 2.0 ({@code netcore2.0}). */
@@ -127,7 +129,8 @@ public record Tuning(
                 (MonitorPolicy) values.get(Knob.MONITOR), (ReservationPolicy) values.get(Knob.RESERVATION),
                 (GlobalQueuePolicy) values.get(Knob.GLOBAL_QUEUE), (QueueSpinPolicy) values.get(Knob.QUEUE_SPIN),
                 (StackSpinPolicy) values.get(Knob.STACK_SPIN), (ThreadRequestPolicy) values.get(Knob.THREAD_REQUESTS),
-                (SemaphorePolicy) values.get(Knob.SEMAPHORE));
+                (SemaphorePolicy) values.get(Knob.SEMAPHORE),
+                (NativeSpinLockPolicy) values.get(Knob.NATIVE_SPINLOCK));
     }
 
     /** This tuning with {@code knob=value} applied, both given by their command-line names. */
@@ -150,6 +153,7 @@ public record Tuning(
             case STACK_SPIN -> stackSpin;
             case THREAD_REQUESTS -> threadRequests;
             case SEMAPHORE -> semaphore;
+            case NATIVE_SPINLOCK -> nativeSpinLock;
         };
     }
 

@@ -89,6 +89,7 @@ public final class Simulation {
             "io.spinlab.impl.lock.WaitQueue$Wake",
             "io.spinlab.impl.lock.MonitorLock",
             "io.spinlab.impl.lock.SpinLock",
+            "io.spinlab.impl.lock.NativeSpinLock",
             "io.spinlab.impl.event.ManualResetEvent",
             "io.spinlab.impl.event.CountdownEvent",
             "io.spinlab.impl.event.Barrier",
