@@ -45,7 +45,6 @@ import java.util.function.BiConsumer;
  * threads come from the {@link Platform}. Progress: submission is lock-free; workers block.
  */
 public final class ThreadPool implements Executor {
-
     /*
      * Implementation notes.
      *
@@ -61,9 +60,11 @@ public final class ThreadPool implements Executor {
      * run state >= SHUTDOWN and pending == 0: nothing can ever be queued again.
      *
      * Invariants:
-     *   - requested = thread requests not yet taken by a worker (TakeActiveRequest); each one
-     *     raised processing once through maybeAddWorkingWorker (ThreadCounts has the
-     *     processing/existing/goal invariants).
+     *   - requested = thread requests not yet taken by a worker (TakeActiveRequest). Each
+     *     request tries to raise processing (maybeAddWorkingWorker); a worker that gives its
+     *     slot back while requests remain tries again (removeWorkingWorker), so no request
+     *     waits while processing is below the goal. ThreadCounts holds the
+     *     processing/existing/goal invariants.
      *   - the global queue is the one the global-queue knob chose, and that knob chooses
      *     nothing else: the request policy comes from thread-requests (or the builder), the
      *     idle spin from the builder, the wake order from LifoSemaphore.
