@@ -3,7 +3,6 @@ package io.spinlab.impl.pool;
 import io.spinlab.impl.collections.ConcurrentFifo;
 import io.spinlab.impl.collections.ConcurrentQueue;
 import io.spinlab.impl.collections.QueueSegmentQueue;
-import io.spinlab.impl.collections.WorkStealingQueue;
 import io.spinlab.impl.event.ManualResetEvent;
 import io.spinlab.impl.lock.MonitorLock;
 import io.spinlab.impl.spin.SpinContext;
@@ -11,8 +10,6 @@ import io.spinlab.model.platform.Platform;
 import io.spinlab.model.tuning.GlobalQueuePolicy;
 import io.spinlab.model.tuning.ThreadRequestPolicy;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,9 +32,11 @@ import java.util.function.BiConsumer;
  * sleep newest-first, and time out after the idle timeout. How many wake-ups queued work asks
  * for is a {@link ThreadRequestPolicy}, the {@code thread-requests} knob: one request per queued
  * item up to the processor count (every generation spinlab models), or at most one outstanding
- * request that each woken worker passes on when it finds more work (later .NET, a what-if here). The number of workers stays between the configured minimum
- * (the target) and maximum; when queued work makes no progress for a gate interval (all
- * workers blocked), the pool adds a worker (starvation injection, as .NET's gate thread).
+ * request that each woken worker passes on when it finds more work (later .NET, a what-if
+ * here). The {@code global-queue} knob chooses the global queue and nothing else. The number
+ * of workers stays between the configured minimum (the target) and maximum; when queued work
+ * makes no progress for a gate interval (all workers blocked), the pool adds a worker
+ * (starvation injection, as .NET's gate thread).
  *
  * <p>Guarantees: every item accepted by {@link #execute} runs exactly once, unless
  * {@link #shutdownNow()} returns it; an item that throws never kills its worker (the exception
@@ -49,27 +48,26 @@ public final class ThreadPool implements Executor {
     /*
      * Implementation notes.
      *
+     * The pool's parts, one file each: this class (submission, run state, worker registry,
+     * termination, queries); PoolWorker (a worker's loop: dequeue, steal, wait on the
+     * LifoSemaphore, retire); ThreadRequests with PerItemThreadRequests and
+     * CascadingThreadRequests (the thread-requests knob); StarvationGate (starvation
+     * injection); ThreadCounts (the processing/existing/goal word); PaddedLong (the padded,
+     * CAS'd words they share).
+     *
      * ctl (one long, CAS'd): bits 60..63 run state (RUNNING, SHUTDOWN, STOP, TERMINATED),
      * bits 0..59 pending = items accepted and neither finished nor drained. "Drained" means
      * run state >= SHUTDOWN and pending == 0: nothing can ever be queued again.
      *
-     * threadCounts (one long, CAS'd; .NET ThreadCounts): bits 0..15 processing (workers that
-     * hold a wake-up: they are dispatching or about to), bits 16..31 existing (worker threads
-     * alive), bits 32..47 goal (target of processing; min..max).
-     *
      * Invariants:
-     *   - processing <= existing; every processing slot was paid for by one semaphore signal
-     *     (maybeAddWorkingWorker raises processing, creates a thread if needed, and releases
-     *     one signal; the thread that takes it owns the slot until removeWorkingWorker).
-     *   - requested = thread requests not yet taken by a worker (TakeActiveRequest).
-     *   - cascading: stage SCHEDULED implies a request that has not started scanning, or a
-     *     scanning (DETERMINING) worker whose CAS back from DETERMINING will fail and who then
-     *     rescans or requests. Per item: `outstanding` requests have not yet started scanning.
-     *   Either way an item queued before a request's scan starts is seen by that scan.
-     *
-     * Lost wake-ups: an enqueuer queues, then reads/updates the request state; a worker
-     * marks the request state, then scans the queues. All are volatile or CAS, so either the
-     * scan sees the item or the enqueuer sees the state that makes it request.
+     *   - requested = thread requests not yet taken by a worker (TakeActiveRequest). Each
+     *     request tries to raise processing (maybeAddWorkingWorker); a worker that gives its
+     *     slot back while requests remain tries again (removeWorkingWorker), so no request
+     *     waits while processing is below the goal. ThreadCounts holds the
+     *     processing/existing/goal invariants.
+     *   - the global queue is the one the global-queue knob chose, and that knob chooses
+     *     nothing else: the request policy comes from thread-requests (or the builder), the
+     *     idle spin from the builder, the wake order from LifoSemaphore.
      *
      * Termination: the thread that makes the pool drained wakes every idle worker (processing
      * := existing, with that many signals); a worker that finds the pool drained exits; the
@@ -77,18 +75,13 @@ public final class ThreadPool implements Executor {
      * thread creation raises existing first and re-checks "drained" after, undoing itself if
      * so, which closes the race with the last exiting worker.
      *
-     * Spin/wait policy: idle workers wait on the LifoSemaphore (spin count 70, Sleep(0)
-     * interleaved, then park LIFO); between two requests a worker does Sleep(0) + SpinWait(1)
-     * (WorkerDoWork). A worker dispatches for at most a 30 ms quantum before it lets others in.
-     *
      * Why not simpler: one shared blocking queue (ThreadPoolExecutor) makes every submission
      * and every take contend on one lock and wakes a worker per item; per-worker LIFO queues
      * keep a chain of work items on one warm thread, and the request protocol wakes workers
      * one at a time only while there is more work than the woken ones can see.
      *
-     * Not done: hill climbing (the goal moves only by starvation injection and idle
-     * timeouts), high-priority and assignable global queues, LocalFindAndPop inlining (a
-     * worker that joins a Task blocks; starvation injection then adds a worker).
+     * Not done: high-priority and assignable global queues (hill climbing: StarvationGate;
+     * LocalFindAndPop inlining: PoolWorker).
      */
 
     /** How long a worker dispatches before returning to the request loop ({@code DispatchQuantumMs}). */
@@ -107,47 +100,28 @@ public final class ThreadPool implements Executor {
     static final long STOP = 2;
     static final long TERMINATED = 3;
 
-    static final long PROCESSING_ONE = 1L;
-    static final int EXISTING_SHIFT = 16;
-    static final long EXISTING_ONE = 1L << EXISTING_SHIFT;
-    static final int GOAL_SHIFT = 32;
-    static final long GOAL_ONE = 1L << GOAL_SHIFT;
-    static final long SIXTEEN_BITS = 0xFFFF;
-
-    static final long NOT_SCHEDULED = 0;
-    static final long DETERMINING = 1;
-    static final long SCHEDULED = 2;
-
-    static final long GATE_NOT_STARTED = 0;
-    static final long GATE_RUNNING = 1;
-    static final long GATE_STOPPED = 2;
-
-    private final SpinContext context;
-    private final Platform platform;
+    final SpinContext context;
+    final Platform platform;
     private final String name;
-    private final int minWorkers;
-    private final int maxWorkers;
-    private final long idleTimeoutNanos;
-    private final long gateIntervalNanos;
-    private final BiConsumer<Runnable, Throwable> errorHandler;
-    private final ThreadRequestPolicy requestPolicy;
-    private final ConcurrentFifo<Runnable> globalQueue;
-    private final LifoSemaphore semaphore;
+    final int minWorkers;
+    final int maxWorkers;
+    final long idleTimeoutNanos;
+    final BiConsumer<Runnable, Throwable> errorHandler;
+    final ThreadRequests requests;
+    final ConcurrentFifo<Runnable> globalQueue;
+    private final GlobalQueuePolicy globalQueuePolicy;
+    final LifoSemaphore semaphore;
     private final MonitorLock workersLock;
     private final ManualResetEvent terminated;
-    private final ThreadLocal<Worker> currentWorker = new ThreadLocal<>();
-    private final Object gateBlocker = new Object();
+    private final ThreadLocal<PoolWorker> currentWorker = new ThreadLocal<>();
 
     private final PaddedLong ctl = new PaddedLong(RUNNING << STATE_SHIFT);
-    private final PaddedLong threadCounts;
+    final ThreadCounts counts;
     private final PaddedLong requested = new PaddedLong(0);
-    private final PaddedLong stage = new PaddedLong(NOT_SCHEDULED);
-    private final PaddedLong outstanding = new PaddedLong(0);
-    private final PaddedLong gateState = new PaddedLong(GATE_NOT_STARTED);
+    private final StarvationGate gate;
 
     /** Registered workers (copy-on-write under workersLock). */
-    private volatile Worker[] workers = new Worker[0];
-    private volatile Thread gateThread;
+    private volatile PoolWorker[] workers = new PoolWorker[0];
     /** Steals of workers that have exited; written under workersLock. */
     private volatile long retiredSteals;
     /** Guarded by workersLock. */
@@ -160,16 +134,17 @@ public final class ThreadPool implements Executor {
         this.minWorkers = builder.minWorkers;
         this.maxWorkers = builder.maxWorkers;
         this.idleTimeoutNanos = builder.idleTimeoutNanos;
-        this.gateIntervalNanos = builder.gateIntervalNanos;
         this.errorHandler = builder.errorHandler;
-        GlobalQueuePolicy queuePolicy = context.tuning().globalQueue();
-        this.requestPolicy = builder.requestPolicy != null ? builder.requestPolicy : context.tuning().threadRequests();
-        this.globalQueue = queuePolicy == GlobalQueuePolicy.QUEUE_SEGMENT ? new QueueSegmentQueue<>(context)
+        this.requests = ThreadRequests.create(
+                builder.requestPolicy != null ? builder.requestPolicy : context.tuning().threadRequests(), this);
+        this.globalQueuePolicy = context.tuning().globalQueue();
+        this.globalQueue = globalQueuePolicy == GlobalQueuePolicy.QUEUE_SEGMENT ? new QueueSegmentQueue<>(context)
                 : new ConcurrentQueue<>(context);
         this.semaphore = new LifoSemaphore(context, 0, Integer.MAX_VALUE, builder.semaphoreSpinCount);
         this.workersLock = new MonitorLock(context, this);
         this.terminated = new ManualResetEvent(context, false, 0);
-        this.threadCounts = new PaddedLong((long) minWorkers << GOAL_SHIFT);
+        this.counts = new ThreadCounts(minWorkers);
+        this.gate = new StarvationGate(this, builder.gateIntervalNanos);
     }
 
     /** A pool on real hardware with the current tuning and default settings. */
@@ -182,7 +157,7 @@ public final class ThreadPool implements Executor {
         return new Builder(context);
     }
 
-    // ---------------------------------------------------------------- packed words
+    // ---------------------------------------------------------------- run state
 
     static long runState(long c) {
         return c >>> STATE_SHIFT;
@@ -192,28 +167,18 @@ public final class ThreadPool implements Executor {
         return c & PENDING_MASK;
     }
 
-    static int processing(long t) {
-        return (int) (t & SIXTEEN_BITS);
-    }
-
-    static int existing(long t) {
-        return (int) ((t >>> EXISTING_SHIFT) & SIXTEEN_BITS);
-    }
-
-    static int goal(long t) {
-        return (int) ((t >>> GOAL_SHIFT) & SIXTEEN_BITS);
-    }
-
-    static long threadCountsOf(int processing, int existing, int goal) {
-        return processing | ((long) existing << EXISTING_SHIFT) | ((long) goal << GOAL_SHIFT);
-    }
-
     private static boolean drained(long c) {
         return runState(c) >= SHUTDOWN && pending(c) == 0;
     }
 
-    private boolean drained() {
+    /** True once shut down with nothing pending: nothing can ever be queued again. */
+    boolean drained() {
         return drained(ctl.value);
+    }
+
+    /** True after {@link #shutdownNow()}. */
+    boolean stopping() {
+        return runState(ctl.value) >= STOP;
     }
 
     // ---------------------------------------------------------------- submission
@@ -228,13 +193,13 @@ public final class ThreadPool implements Executor {
     public void execute(Runnable command) {
         Objects.requireNonNull(command, "command");
         accept();
-        Worker w = currentWorker.get();
+        PoolWorker w = currentWorker.get();
         if (w != null) {
             w.local.push(command);
         } else {
             globalQueue.offer(command);
         }
-        ensureThreadRequested();
+        requests.ensureRequested();
     }
 
     /**
@@ -247,7 +212,7 @@ public final class ThreadPool implements Executor {
         Objects.requireNonNull(command, "command");
         accept();
         globalQueue.offer(command);
-        ensureThreadRequested();
+        requests.ensureRequested();
     }
 
     /** Runs {@code callable} on the pool; the task completes with its value or exception. */
@@ -275,83 +240,56 @@ public final class ThreadPool implements Executor {
             if (pending(c) == PENDING_MASK) {
                 throw new RejectedExecutionException(name + " holds too many pending items: " + pending(c));
             }
-            if (casValue(ctl, c, c + 1)) {
+            if (ctl.compareAndSet(c, c + 1)) {
                 return;
             }
         }
     }
 
-    // ---------------------------------------------------------------- thread requests
-
-    private void ensureThreadRequested() {
-        if (requestPolicy == ThreadRequestPolicy.CASCADING) {
-            if ((long) VALUE.getAndSet(stage, SCHEDULED) == NOT_SCHEDULED) {
-                requestWorker();
-            }
-            return;
-        }
-        int limit = platform.processorCount();
-        for (;;) {
-            long n = outstanding.value;
-            if (n >= limit) {
-                return;
-            }
-            if (casValue(outstanding, n, n + 1)) {
-                requestWorker();
-                return;
-            }
+    /** A worker finished an item (ran it, or it threw). */
+    void itemDone() {
+        long before = ctl.getAndAdd(-1L);
+        if (runState(before) >= SHUTDOWN && pending(before) == 1) {
+            wakeAllForExit();
         }
     }
 
-    private void markThreadRequestSatisfied() {
-        for (;;) {
-            long n = outstanding.value;
-            if (n <= 0 || casValue(outstanding, n, n - 1)) {
-                return;
-            }
-        }
-    }
+    // ---------------------------------------------------------------- serving requests
 
-    private void requestWorker() {
-        VALUE.getAndAdd(requested, 1L);
+    /** One more worker request: raises processing if below the goal, and starts the gate. */
+    void requestWorker() {
+        requested.getAndAdd(1L);
         maybeAddWorkingWorker();
-        ensureGateRunning();
+        gate.ensureRunning();
     }
 
-    private boolean takeActiveRequest() {
+    /** True if some request has not been taken by a worker yet. */
+    boolean hasRequests() {
+        return requested.value > 0;
+    }
+
+    /** A woken worker takes one request ({@code TakeActiveRequest}); false if none is left. */
+    boolean takeActiveRequest() {
         for (;;) {
             long n = requested.value;
             if (n <= 0) {
                 return false;
             }
-            if (casValue(requested, n, n - 1)) {
+            if (requested.compareAndSet(n, n - 1)) {
                 return true;
             }
         }
     }
 
     /** Raises processing by one if below the goal: wakes an idle worker or creates one. */
-    private void maybeAddWorkingWorker() {
-        long t;
-        int processing;
-        int existing;
-        int newExisting;
-        for (;;) {
-            t = threadCounts.value;
-            processing = processing(t);
-            if (processing >= goal(t)) {
-                return;
-            }
-            existing = existing(t);
-            newExisting = Math.max(existing, processing + 1);
-            if (casValue(threadCounts, t, threadCountsOf(processing + 1, newExisting, goal(t)))) {
-                break;
-            }
+    void maybeAddWorkingWorker() {
+        int toCreate = counts.tryAddWorking();
+        if (toCreate == ThreadCounts.AT_GOAL) {
+            return;
         }
-        int toCreate = newExisting - existing;
         if (toCreate > 0 && drained()) {
             // Nothing can be queued any more: do not start a thread that could outlive termination.
-            updateThreadCounts(-1, -toCreate);
+            counts.update(-1, -toCreate);
             maybeTerminate();
             return;
         }
@@ -361,176 +299,40 @@ public final class ThreadPool implements Executor {
         }
     }
 
-    private void removeWorkingWorker() {
-        updateThreadCounts(-1, 0);
+    /** A worker gives its processing slot back. */
+    void removeWorkingWorker() {
+        counts.update(-1, 0);
         // A request may have arrived while processing was at the goal, after our last look.
         if (requested.value > 0) {
             maybeAddWorkingWorker();
         }
     }
 
-    private long updateThreadCounts(int processingDelta, int existingDelta) {
-        for (;;) {
-            long t = threadCounts.value;
-            int processing = processing(t) + processingDelta;
-            int existing = existing(t) + existingDelta;
-            assert processing >= 0 && existing >= 0 : "thread counts underflow: " + t;
-            long next = threadCountsOf(Math.max(0, processing), Math.max(0, existing), goal(t));
-            if (casValue(threadCounts, t, next)) {
-                return next;
-            }
-        }
-    }
-
     private void startWorker() {
-        Worker w;
+        PoolWorker w;
         workersLock.enter();
         try {
-            w = new Worker(this, nextWorkerId++);
+            w = new PoolWorker(this, nextWorkerId++);
         } finally {
             workersLock.exit();
         }
         platform.startThread(name + "-worker-" + w.id, w);
     }
 
-    // ---------------------------------------------------------------- dispatch
+    // ---------------------------------------------------------------- worker registry
 
-    private Runnable dequeue(Worker w, WorkStealingQueue.MissedSteal missed) {
-        Runnable item = w.local.pop();
-        if (item != null) {
-            return item;
-        }
-        item = globalQueue.poll();
-        if (item != null) {
-            return item;
-        }
-        Worker[] all = workers;
-        int n = all.length;
-        if (n > 1) {
-            int start = platform.nextRandom(n);
-            for (int i = 0; i < n; i++) {
-                Worker victim = all[(start + i) % n];
-                if (victim != w) {
-                    item = victim.local.trySteal(missed);
-                    if (item != null) {
-                        w.steals++;
-                        return item;
-                    }
-                }
-            }
-        }
-        return null;
+    /** The registered workers (a snapshot; do not modify). */
+    PoolWorker[] workers() {
+        return workers;
     }
 
-    private boolean moreWorkLikely(Worker w) {
-        return !w.local.isEmpty() || !globalQueue.isEmpty();
-    }
-
-    /** Serves one thread request: finds work and runs it for up to a quantum. */
-    private void dispatch(Worker w) {
-        WorkStealingQueue.MissedSteal missed = w.missed;
-        missed.clear();
-        Runnable item = requestPolicy == ThreadRequestPolicy.CASCADING ? firstItemCascading(w, missed)
-                : firstItemPerItem(w, missed);
-        if (item == null) {
-            return;
-        }
-        long start = platform.nanoTime();
-        for (;;) {
-            runItem(w, item);
-            if (platform.nanoTime() - start >= DISPATCH_QUANTUM_NANOS) {
-                ensureThreadRequested(); // let another worker (maybe this one) continue
-                return;
-            }
-            missed.clear();
-            item = dequeue(w, missed);
-            if (item == null) {
-                if (missed.missed()) {
-                    ensureThreadRequested();
-                }
-                return;
-            }
-        }
-    }
-
-    private Runnable firstItemCascading(Worker w, WorkStealingQueue.MissedSteal missed) {
-        stage.value = DETERMINING; // volatile: ordered before the scan's reads
-        Runnable item;
-        for (;;) {
-            item = dequeue(w, missed);
-            if (item != null) {
-                break;
-            }
-            long witness = (long) VALUE.compareAndExchange(stage, DETERMINING, NOT_SCHEDULED);
-            if (witness != SCHEDULED) {
-                if (missed.missed()) {
-                    ensureThreadRequested();
-                }
-                return null;
-            }
-            // An enqueuer saw DETERMINING and relied on this scan: scan again.
-            stage.value = DETERMINING;
-            missed.clear();
-        }
-        if (missed.missed() || moreWorkLikely(w)) {
-            stage.value = SCHEDULED;
-            requestWorker(); // cascade: one more worker, before running this item
-        } else if ((long) VALUE.compareAndExchange(stage, DETERMINING, NOT_SCHEDULED) == SCHEDULED) {
-            requestWorker(); // an enqueuer relied on this worker; it will be busy running the item
-        }
-        return item;
-    }
-
-    private Runnable firstItemPerItem(Worker w, WorkStealingQueue.MissedSteal missed) {
-        markThreadRequestSatisfied();
-        Runnable item = dequeue(w, missed);
-        if (item == null) {
-            if (missed.missed()) {
-                ensureThreadRequested();
-            }
-            return null;
-        }
-        ensureThreadRequested();
-        return item;
-    }
-
-    private void runItem(Worker w, Runnable item) {
-        w.markStarted();
-        if (runState(ctl.value) < STOP) {
-            Thread.interrupted(); // an interrupt meant for an earlier item must not leak into this one
-        }
-        try {
-            item.run();
-        } catch (Throwable t) {
-            reportError(item, t);
-        }
-        long before = (long) VALUE.getAndAdd(ctl, -1L);
-        if (runState(before) >= SHUTDOWN && pending(before) == 1) {
-            wakeAllForExit();
-        }
-    }
-
-    private void reportError(Runnable item, Throwable t) {
-        try {
-            errorHandler.accept(item, t);
-        } catch (Throwable ignored) {
-            // The handler itself failed: nothing sensible is left to tell; the worker survives.
-        }
-    }
-
-    /** Default handler: the thread's uncaught-exception handler, as an escaped exception would reach. */
-    static void reportToUncaughtHandler(Runnable item, Throwable t) {
-        Thread me = Thread.currentThread();
-        me.getUncaughtExceptionHandler().uncaughtException(me, t);
-    }
-
-    // ---------------------------------------------------------------- workers
-
-    private void register(Worker w) {
+    /** A worker thread starts: it becomes the current thread's worker and a steal victim. */
+    void bind(PoolWorker w) {
+        currentWorker.set(w);
         workersLock.enter();
         try {
-            Worker[] old = workers;
-            Worker[] bigger = Arrays.copyOf(old, old.length + 1);
+            PoolWorker[] old = workers;
+            PoolWorker[] bigger = Arrays.copyOf(old, old.length + 1);
             bigger[old.length] = w;
             workers = bigger;
         } finally {
@@ -538,191 +340,68 @@ public final class ThreadPool implements Executor {
         }
     }
 
-    private void deregister(Worker w) {
+    /** A worker thread ends: the reverse of {@link #bind}. */
+    void unbind(PoolWorker w) {
         workersLock.enter();
         try {
-            Worker[] old = workers;
-            List<Worker> kept = new ArrayList<>(old.length);
-            for (Worker x : old) {
+            PoolWorker[] old = workers;
+            List<PoolWorker> kept = new ArrayList<>(old.length);
+            for (PoolWorker x : old) {
                 if (x != w) {
                     kept.add(x);
                 }
             }
-            workers = kept.toArray(new Worker[0]);
+            workers = kept.toArray(new PoolWorker[0]);
+        } finally {
+            workersLock.exit();
+        }
+        currentWorker.remove();
+    }
+
+    /** Keeps the steal count of a worker that exits. */
+    void retireSteals(long n) {
+        workersLock.enter();
+        try {
+            retiredSteals = retiredSteals + n;
         } finally {
             workersLock.exit();
         }
     }
 
-    /** The worker thread's life: wait for a wake-up, serve requests, exit when idle or drained. */
-    void workerLoop(Worker w) {
-        currentWorker.set(w);
-        register(w);
-        boolean holdsSlot = false;
-        try {
-            boolean spinWait = true;
-            for (;;) {
-                if (drained()) {
-                    return;
-                }
-                if (semaphore.await(idleTimeoutNanos, spinWait)) {
-                    holdsSlot = true;
-                    if (drained()) {
-                        return;
-                    }
-                    doWork(w);
-                    holdsSlot = false;
-                    spinWait = true;
-                } else if (shouldExitWorker()) {
-                    w.exitedAfterTimeout = true;
-                    return;
-                }
-            }
-        } finally {
-            finishWorker(w, holdsSlot);
-        }
-    }
-
-    private void doWork(Worker w) {
-        try {
-            while (takeActiveRequest()) {
-                dispatch(w);
-                if (requested.value <= 0) {
-                    break;
-                }
-                // WorkerDoWork: a short pause before serving the next request, against thrashing.
-                platform.sleep(0);
-                if (!context.singleProcessor()) {
-                    context.spinWait(1);
-                }
-            }
-        } finally {
-            removeWorkingWorker();
-        }
-    }
-
-    /** Idle timeout: exit unless more work came in meanwhile. */
-    private boolean shouldExitWorker() {
-        for (;;) {
-            long t = threadCounts.value;
-            int existing = existing(t);
-            if (existing <= processing(t)) {
-                return false;
-            }
-            int newGoal = Math.max(minWorkers, Math.min(existing - 1, goal(t)));
-            if (casValue(threadCounts, t, threadCountsOf(processing(t), existing - 1, newGoal))) {
-                return true;
-            }
-        }
-    }
-
-    private void finishWorker(Worker w, boolean holdsSlot) {
-        // The local queue is empty unless the worker dies from an Error inside the pool itself.
-        boolean moved = false;
-        for (Runnable left = w.local.pop(); left != null; left = w.local.pop()) {
-            globalQueue.offer(left);
-            moved = true;
-        }
-        if (moved) {
-            ensureThreadRequested();
-        }
-        deregister(w);
-        currentWorker.remove();
-        if (!w.exitedAfterTimeout) {
-            updateThreadCounts(holdsSlot ? -1 : 0, -1);
-        }
-        maybeTerminate();
-    }
+    // ---------------------------------------------------------------- termination
 
     /** The pool is drained: give every idle worker a wake-up so that it sees it and exits. */
     private void wakeAllForExit() {
-        int toRelease;
-        for (;;) {
-            long t = threadCounts.value;
-            toRelease = existing(t) - processing(t);
-            if (toRelease <= 0 || casValue(threadCounts, t, threadCountsOf(existing(t), existing(t), goal(t)))) {
-                break;
-            }
-        }
+        int toRelease = counts.claimAllForExit();
         if (toRelease > 0) {
             semaphore.release(toRelease);
         }
-        Thread gate = gateThread;
-        if (gate != null) {
-            platform.unpark(gate);
-        }
+        gate.wake();
         maybeTerminate();
     }
 
-    private void maybeTerminate() {
+    /** Sets TERMINATED if the pool is drained, no worker thread exists and the gate has stopped. */
+    void maybeTerminate() {
         for (;;) {
             long c = ctl.value;
-            if (!drained(c) || existing(threadCounts.value) != 0 || gateState.value == GATE_RUNNING) {
+            if (!drained(c) || ThreadCounts.existing(counts.snapshot()) != 0 || gate.isRunning()) {
                 return;
             }
             if (runState(c) == TERMINATED) {
                 terminated.set();
                 return;
             }
-            if (casValue(ctl, c, TERMINATED << STATE_SHIFT)) {
+            if (ctl.compareAndSet(c, TERMINATED << STATE_SHIFT)) {
                 terminated.set();
                 return;
             }
         }
     }
 
-    // ---------------------------------------------------------------- starvation gate
-
-    private void ensureGateRunning() {
-        if (gateState.value != GATE_NOT_STARTED || !casValue(gateState, GATE_NOT_STARTED, GATE_RUNNING)) {
-            return;
-        }
-        if (drained()) {
-            gateState.value = GATE_STOPPED;
-            maybeTerminate();
-            return;
-        }
-        gateThread = platform.startThread(name + "-gate", this::gateLoop);
-    }
-
-    /** Every gate interval: if requests wait and no worker started an item since, add a worker. */
-    private void gateLoop() {
-        try {
-            long lastStarted = -1;
-            while (!drained()) {
-                platform.parkNanos(gateBlocker, gateIntervalNanos);
-                long started = itemsStarted();
-                if (requested.value > 0 && started == lastStarted) {
-                    injectWorker();
-                }
-                lastStarted = started;
-            }
-        } finally {
-            gateState.value = GATE_STOPPED;
-            maybeTerminate();
-        }
-    }
-
-    private void injectWorker() {
-        for (;;) {
-            long t = threadCounts.value;
-            int goal = goal(t);
-            if (goal >= maxWorkers || processing(t) < goal) {
-                break;
-            }
-            if (casValue(threadCounts, t, threadCountsOf(processing(t), existing(t), goal + 1))) {
-                break;
-            }
-        }
-        maybeAddWorkingWorker();
-    }
-
-    private long itemsStarted() {
-        long n = 0;
-        for (Worker w : workers) {
-            n += w.started;
-        }
-        return n;
+    /** Default handler: the thread's uncaught-exception handler, as an escaped exception would reach. */
+    static void reportToUncaughtHandler(Runnable item, Throwable t) {
+        Thread me = Thread.currentThread();
+        me.getUncaughtExceptionHandler().uncaughtException(me, t);
     }
 
     // ---------------------------------------------------------------- shutdown
@@ -734,7 +413,7 @@ public final class ThreadPool implements Executor {
             if (runState(c) >= SHUTDOWN) {
                 return;
             }
-            if (casValue(ctl, c, (SHUTDOWN << STATE_SHIFT) | pending(c))) {
+            if (ctl.compareAndSet(c, (SHUTDOWN << STATE_SHIFT) | pending(c))) {
                 if (pending(c) == 0) {
                     wakeAllForExit();
                 }
@@ -751,7 +430,7 @@ public final class ThreadPool implements Executor {
     public List<Runnable> shutdownNow() {
         for (;;) {
             long c = ctl.value;
-            if (runState(c) >= STOP || casValue(ctl, c, (STOP << STATE_SHIFT) | pending(c))) {
+            if (runState(c) >= STOP || ctl.compareAndSet(c, (STOP << STATE_SHIFT) | pending(c))) {
                 break;
             }
         }
@@ -759,7 +438,7 @@ public final class ThreadPool implements Executor {
         for (Runnable r = globalQueue.poll(); r != null; r = globalQueue.poll()) {
             drainedItems.add(r);
         }
-        for (Worker w : workers) {
+        for (PoolWorker w : workers) {
             while (w.local.canSteal()) {
                 Runnable r = w.local.trySteal();
                 if (r != null) {
@@ -770,14 +449,14 @@ public final class ThreadPool implements Executor {
             }
         }
         if (!drainedItems.isEmpty()) {
-            long before = (long) VALUE.getAndAdd(ctl, -(long) drainedItems.size());
+            long before = ctl.getAndAdd(-(long) drainedItems.size());
             if (pending(before) == drainedItems.size()) {
                 wakeAllForExit();
             }
         } else if (drained()) {
             wakeAllForExit();
         }
-        for (Worker w : workers) {
+        for (PoolWorker w : workers) {
             Thread thread = w.thread;
             if (thread != null) {
                 thread.interrupt();
@@ -814,18 +493,18 @@ public final class ThreadPool implements Executor {
 
     /** Worker threads alive (a snapshot). */
     public int workerCount() {
-        return existing(threadCounts.value);
+        return ThreadCounts.existing(counts.snapshot());
     }
 
     /** The current target of busy workers (min..max). */
     public int workerGoal() {
-        return goal(threadCounts.value);
+        return ThreadCounts.goal(counts.snapshot());
     }
 
     /** Items workers have taken from other workers' local queues so far (approximate while running). */
     public long stealCount() {
         long n = 0;
-        for (Worker w : workers) {
+        for (PoolWorker w : workers) {
             n += w.steals;
         }
         return n + retiredSteals;
@@ -834,14 +513,14 @@ public final class ThreadPool implements Executor {
     /** Threads of this pool alive now: workers and the gate thread (for leak checks). */
     public List<Thread> threads() {
         List<Thread> out = new ArrayList<>();
-        for (Worker w : workers) {
+        for (PoolWorker w : workers) {
             if (w.thread != null) {
                 out.add(w.thread);
             }
         }
-        Thread gate = gateThread;
-        if (gate != null && gate.isAlive()) {
-            out.add(gate);
+        Thread gateThread = gate.thread();
+        if (gateThread != null && gateThread.isAlive()) {
+            out.add(gateThread);
         }
         return out;
     }
@@ -851,107 +530,27 @@ public final class ThreadPool implements Executor {
         return name;
     }
 
+    /** How queued work requests workers: the {@code thread-requests} knob, or the builder's choice. */
     public ThreadRequestPolicy requestPolicy() {
-        return requestPolicy;
+        return requests.policy();
     }
 
     /** The global queue's type, as the {@code global-queue} knob chose it. */
     public GlobalQueuePolicy globalQueuePolicy() {
-        return context.tuning().globalQueue();
+        return globalQueuePolicy;
     }
 
     @Override
     public String toString() {
         long c = ctl.value;
-        long t = threadCounts.value;
+        long t = counts.snapshot();
         String[] states = {"running", "shutdown", "stop", "terminated"};
         return "ThreadPool[" + name + ", " + states[(int) runState(c)] + ", pending=" + pending(c) + ", workers="
-                + existing(t) + ", processing=" + processing(t) + ", goal=" + goal(t) + "]";
+                + ThreadCounts.existing(t) + ", processing=" + ThreadCounts.processing(t) + ", goal="
+                + ThreadCounts.goal(t) + "]";
     }
 
-    private static boolean casValue(PaddedLong word, long expected, long next) {
-        return VALUE.compareAndSet(word, expected, next);
-    }
-
-    // ---------------------------------------------------------------- machinery
-
-    /** A worker: its thread's local queue and bookkeeping. */
-    static final class Worker implements Runnable {
-        final ThreadPool pool;
-        final int id;
-        final WorkStealingQueue<Runnable> local;
-        final WorkStealingQueue.MissedSteal missed = new WorkStealingQueue.MissedSteal();
-        volatile Thread thread;
-        /** Items this worker started; written by the worker only, read by the gate. */
-        volatile long started;
-        /** Items this worker stole; written by the worker only. */
-        volatile long steals;
-        boolean exitedAfterTimeout;
-
-        Worker(ThreadPool pool, int id) {
-            this.pool = pool;
-            this.id = id;
-            this.local = new WorkStealingQueue<>(pool.context);
-        }
-
-        void markStarted() {
-            // Single writer: a plain increment published with release semantics is enough.
-            STARTED.setRelease(this, started + 1);
-        }
-
-        @Override
-        public void run() {
-            thread = Thread.currentThread();
-            try {
-                pool.workerLoop(this);
-            } finally {
-                pool.retireSteals(steals);
-                thread = null;
-            }
-        }
-
-        private static final VarHandle STARTED;
-
-        static {
-            try {
-                STARTED = MethodHandles.lookup().findVarHandle(Worker.class, "started", long.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-    }
-
-    private void retireSteals(long n) {
-        workersLock.enter();
-        try {
-            retiredSteals = retiredSteals + n;
-        } finally {
-            workersLock.exit();
-        }
-    }
-
-    /*
-     * Padding: ctl is hit by every submission and completion, threadCounts and requested by
-     * every wake-up, stage by every enqueue; each alone on a 128-byte span so that they do not
-     * false-share with each other or with the pool's read-mostly final fields.
-     * Chain: LongPad1 → LongField → PaddedLong.
-     */
-
-    abstract static class LongPad1 {
-        long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-    }
-
-    abstract static class LongField extends LongPad1 {
-        volatile long value;
-    }
-
-    static final class PaddedLong extends LongField {
-        long p16, p17, p18, p19, p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31;
-
-        PaddedLong(long initial) {
-            this.value = initial;
-        }
-    }
+    // ---------------------------------------------------------------- settings
 
     /** Settings of a {@link ThreadPool}. */
     public static final class Builder {
@@ -1039,17 +638,6 @@ public final class ThreadPool implements Executor {
                 throw new IllegalArgumentException("semaphoreSpinCount = " + semaphoreSpinCount + " is negative");
             }
             return new ThreadPool(this);
-        }
-    }
-
-    // VarHandle mechanics
-    private static final VarHandle VALUE;
-
-    static {
-        try {
-            VALUE = MethodHandles.lookup().findVarHandle(LongField.class, "value", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
         }
     }
 }

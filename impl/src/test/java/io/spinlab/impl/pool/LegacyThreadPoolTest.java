@@ -6,7 +6,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The pool with .NET Core 1.x's global queue ({@code global-queue=queue-segment}) and per-item thread requests. */
+/**
+ * The pool with .NET Core 1.x's global queue ({@code global-queue=queue-segment}) on
+ * {@code netcore2.0} under every contract; its thread requests stay per-item, from their own knob.
+ */
 class LegacyThreadPoolTest extends ThreadPoolContractTest {
 
     @Override
@@ -15,7 +18,7 @@ class LegacyThreadPoolTest extends ThreadPoolContractTest {
     }
 
     @Test
-    void shouldRequestPerItemWhenGlobalQueueIsQueueSegment() {
+    void shouldKeepTheGenerationsRequestPolicyWhenOnlyTheGlobalQueueChanges() {
         ThreadPool pool = track(builder().build());
 
         assertThat(pool.requestPolicy()).isEqualTo(ThreadRequestPolicy.PER_ITEM);

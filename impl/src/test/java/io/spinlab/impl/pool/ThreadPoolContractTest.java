@@ -19,8 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * What the pool promises with real threads, for each global queue (one subclass per
- * {@code global-queue} value, each with its default thread-request policy).
+ * What the pool promises with real threads, one subclass per configuration: each
+ * {@code global-queue} value with per-item thread requests, and cascading thread requests
+ * ({@link CascadingThreadPoolTest}). The two knobs are independent; see
+ * {@code ThreadRequestsTest}.
  */
 abstract class ThreadPoolContractTest {
 

@@ -15,7 +15,8 @@ import java.util.List;
  * and records of this package only, so that it crosses into the guest class loader unchanged.
  *
  * @param faults            what the simulator injects: spurious and delayed wake-ups, preemption, jitter
- * @param perItemRequests   the pool's thread requests: one per item (legacy) or cascading (current)
+ * @param perItemRequests   the pool's thread requests: one per item (every generation modelled) or
+ *                          cascading (later .NET, a what-if); independent of {@code globalQueue}
  * @param minWorkers        the pool's busy-worker target
  * @param maxWorkers        the most workers starvation injection may add
  * @param idleTimeoutNanos  idle time after which a worker exits

@@ -59,8 +59,8 @@ public final class Quwi implements Workload {
                     new WorkloadType.Parameter("mode", "global",
                             "global (every link through the global queue) or local (links to the worker's queue)"),
                     new WorkloadType.Parameter("requests", "tuning",
-                            "how queued work wakes workers: tuning (the pool's default for the global-queue knob), "
-                                    + "per-item (before .NET 9) or cascading (current)"),
+                            "how queued work wakes workers: tuning (the thread-requests knob), "
+                                    + "per-item (every generation modelled) or cascading (later .NET, a what-if)"),
                     new WorkloadType.Parameter("spin", Integer.toString(LifoSemaphore.DEFAULT_SPIN_COUNT),
                             "spin iterations of an idle worker on the pool's semaphore before it blocks, 0.." + MAX_SPIN),
                     WindowedWorkload.WARMUP, WindowedWorkload.WINDOW),

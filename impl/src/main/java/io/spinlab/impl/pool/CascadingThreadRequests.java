@@ -1,0 +1,79 @@
+package io.spinlab.impl.pool;
+
+import io.spinlab.impl.collections.WorkStealingQueue;
+import io.spinlab.model.tuning.ThreadRequestPolicy;
+
+/**
+ * {@code thread-requests=cascading}: at most one outstanding worker request, which each woken
+ * worker passes on when it finds more work. Later .NET's scheme (the pool's earlier notes date
+ * it to .NET 9; not read at a commit); no generation spinlab models ships it, so it is a
+ * what-if. Lock-free.
+ */
+final class CascadingThreadRequests implements ThreadRequests {
+    /*
+     * Implementation notes.
+     *
+     * stage (one long): NOT_SCHEDULED, DETERMINING (a woken worker is scanning), SCHEDULED (a
+     * request is out, or an enqueuer relies on the scanning worker).
+     *
+     * Invariants: stage SCHEDULED implies a request that has not started scanning, or a
+     * scanning (DETERMINING) worker whose CAS back from DETERMINING will fail and who then
+     * rescans or requests. So an item queued before a request's scan starts is seen by that
+     * scan.
+     *
+     * Memory ordering: the worker's store of DETERMINING is volatile and precedes its scan's
+     * reads; the enqueuer's getAndSet follows its queue write.
+     */
+
+    static final long NOT_SCHEDULED = 0;
+    static final long DETERMINING = 1;
+    static final long SCHEDULED = 2;
+
+    private final ThreadPool pool;
+    private final PaddedLong stage = new PaddedLong(NOT_SCHEDULED);
+
+    CascadingThreadRequests(ThreadPool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public ThreadRequestPolicy policy() {
+        return ThreadRequestPolicy.CASCADING;
+    }
+
+    @Override
+    public void ensureRequested() {
+        if (stage.getAndSet(SCHEDULED) == NOT_SCHEDULED) {
+            pool.requestWorker();
+        }
+    }
+
+    @Override
+    public Runnable firstItem(PoolWorker worker, WorkStealingQueue.MissedSteal missed) {
+        stage.value = DETERMINING; // volatile: ordered before the scan's reads
+        Runnable item;
+        for (;;) {
+            item = worker.dequeue(missed);
+            if (item != null) {
+                break;
+            }
+            long witness = stage.compareAndExchange(DETERMINING, NOT_SCHEDULED);
+            if (witness != SCHEDULED) {
+                if (missed.missed()) {
+                    ensureRequested();
+                }
+                return null;
+            }
+            // An enqueuer saw DETERMINING and relied on this scan: scan again.
+            stage.value = DETERMINING;
+            missed.clear();
+        }
+        if (missed.missed() || worker.moreWorkLikely()) {
+            stage.value = SCHEDULED;
+            pool.requestWorker(); // cascade: one more worker, before running this item
+        } else if (stage.compareAndExchange(DETERMINING, NOT_SCHEDULED) == SCHEDULED) {
+            pool.requestWorker(); // an enqueuer relied on this worker; it will be busy running the item
+        }
+        return item;
+    }
+}
