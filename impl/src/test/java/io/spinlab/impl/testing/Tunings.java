@@ -16,12 +16,13 @@ public final class Tunings {
 
     /**
      * Every generation with distinct knobs, and the what-ifs the experiments and users run: no
-     * spin, and the convoy Monitor under today's other heuristics.
+     * spin, the convoy Monitor under today's other heuristics, and SemaphoreSlim's lock-free fast
+     * paths (no generation has them; the generations cover {@code until-yield} and {@code spinonce}).
      */
     public static Stream<Tuning> all() {
         Stream<Tuning> generations = Arrays.stream(Generation.values()).map(Generation::tuning).distinct();
         return Stream.concat(generations, Stream.of(Tuning.parse("current,spin=none"),
-                Tuning.parse("current,monitor=convoy")));
+                Tuning.parse("current,monitor=convoy"), Tuning.parse("current,semaphore=lock-free")));
     }
 
     /** A hardware context for a tuning. */

@@ -94,6 +94,11 @@ public final class Simulation {
             "io.spinlab.impl.event.CountdownEvent",
             "io.spinlab.impl.event.Barrier",
             "io.spinlab.impl.semaphore.SemaphoreSlim",
+            "io.spinlab.impl.semaphore.SemaphoreProtocol",
+            "io.spinlab.impl.semaphore.MonitorProtocol",
+            "io.spinlab.impl.semaphore.MonitorProtocol$UntilYield",
+            "io.spinlab.impl.semaphore.MonitorProtocol$SpinOnce",
+            "io.spinlab.impl.semaphore.LockFreeProtocol",
             "io.spinlab.sim.engine.SimulationAbort");
 
     private final Engine engine;
