@@ -112,11 +112,11 @@ public class SemaphoreSlimLinearizabilityTest {
     static final Mutation PERMIT_TAKEN_TWICE = Mutation.casToPlainSet(
             Mutation.inPackage(SemaphoreSlim.class, "LockFreeProtocol"), "tryAcquire", "STATE");
     /** The barging Monitor's entry CAS made a plain write: two Waits own the lock and take one permit. */
-    static final Mutation BARGING_MONITOR_OWNED_TWICE = Mutation.casToPlainSet(MonitorLock.class, "tryLockFast",
-            "STATE", 0);
+    static final Mutation BARGING_MONITOR_OWNED_TWICE = Mutation.casToPlainSet(
+            Mutation.inPackage(MonitorLock.class, "BargingAwareLock"), "tryLock", "STATE", 0);
     /** The convoy Monitor's entry CAS made a plain write: two Waits own the lock and take one permit. */
-    static final Mutation CONVOY_MONITOR_OWNED_TWICE = Mutation.casToPlainSet(MonitorLock.class, "tryLockFast",
-            "STATE", 1);
+    static final Mutation CONVOY_MONITOR_OWNED_TWICE = Mutation.casToPlainSet(
+            Mutation.inPackage(MonitorLock.class, "ConvoyAwareLock"), "tryLock", "STATE", 0);
 
     /**
      * Lincheck's model checker takes a loop that runs more than its bound (50 by default) while

@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ExperimentSeedsTest {
 
     private static Experiment oneRow() {
-        Experiment convoy = Experiments.byName("monitor-convoy");
-        PlannedRow first = convoy.rows().getFirst();
-        return convoy.select(first::equals);
+        Experiment mres = Experiments.byName("mres-proc-scaling");
+        PlannedRow first = mres.rows().getFirst();
+        return mres.select(first::equals);
     }
 
     @Test

@@ -105,7 +105,11 @@ class ExperimentsTest {
         Experiment scaled = base.withWindowScale(2.5).withMemoryModel(false);
 
         assertThat(scaled.rows()).hasSameSizeAs(base.rows());
-        assertThat(scaled.rows().get(0).workload().parameters()).isEqualTo("threads=1pc,hold=0,warmup=5ms,window=10ms");
+        // The row's own window (the 2017 AwareLock's 76 ms spin, then two of them on Skylake) × 2.5.
+        assertThat(base.rows().get(0).workload().parameters())
+                .isEqualTo("threads=1pc,hold=0,warmup=76282353ns,window=148564706ns");
+        assertThat(scaled.rows().get(0).workload().parameters())
+                .isEqualTo("threads=1pc,hold=0,warmup=190705883ns,window=371411765ns");
         assertThat(scaled.rows().get(0).machine()).isEqualTo(base.rows().get(0).machine());
         assertThat(scaled.memoryModel()).isFalse();
         assertThat(scaled).hasToString("monitor-convoy (netcore2.1,monitor=convoy vs netcore2.1, 6 rows, fast mode)");
