@@ -152,7 +152,7 @@ class NoLockCaravanProperties {
     }
 
     @Test
-    void underLockShouldFormACaravanAndTheEngineShouldShrinkItToThreeWritersOnTwoProcessors() {
+    void underLockShouldFormACaravanAndTheEngineShouldShrinkItToTwoWritersOnTwoProcessors() {
         PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
                 Property.forAll(worlds(ReservationPolicy.UNDER_LOCK)).named("under-lock: no caravan").seed(1).tries(30)
                         .maxShrinkAttempts(300)
@@ -160,9 +160,10 @@ class NoLockCaravanProperties {
         assertThat(failure).as("under-lock: failing writers must queue on the lock").isNotNull();
         System.out.println(failure.getMessage());
         CaravanWorld minimal = (CaravanWorld) failure.minimalExample();
-        // With 20-ns line transfers (the measured Skylake figure) two failing writers on two
-        // processors rarely overlap on the lock; three always queue.
-        assertThat(minimal.failingWriters()).isEqualTo(3);
+        // Since a new buffer is allocated, zeroed and linked in one hold of CoreCLR's native spin
+        // lock (as every generation to net6 did), two failing writers on two processors already
+        // queue on it; before, with the managed SpinLock and the allocation outside, it took three.
+        assertThat(minimal.failingWriters()).isEqualTo(2);
         assertThat(minimal.machine().logicalProcessors()).isEqualTo(2);
     }
 

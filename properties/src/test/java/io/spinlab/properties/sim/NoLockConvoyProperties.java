@@ -9,7 +9,6 @@ import io.spinlab.model.tuning.Tuning;
 import io.spinlab.properties.engine.Gen;
 import io.spinlab.properties.engine.Gens;
 import io.spinlab.properties.engine.Property;
-import io.spinlab.properties.engine.PropertyFailure;
 import io.spinlab.sim.workload.WorkloadRunner;
 import io.spinlab.sim.engine.Simulation;
 import org.junit.jupiter.api.Test;
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * No lock convoy: with {@code monitor=barging} a contended Monitor-style lock hands over at the
@@ -25,6 +23,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * every handoff waits for a wake-up, so throughput falls as wake-up latency grows
  * (dotnet/coreclr #13978). Checked over generated wake-up latencies and processor counts: the
  * score at a slow wake-up must stay within half of the score at a fast one.
+ *
+ * <p>Not checked here any more: that {@code convoy} fails the property. That held for the simple
+ * handoff convoy spinlab used to model; the exact 2017 AwareLock first spins raw PAUSEs for tens
+ * of milliseconds (76 ms on an 8-processor Skylake) before a thread blocks, and a thread that hands
+ * the lock on spins that long again before it queues, so its throughput is set by the spin, not by
+ * the wake-up (tried: a 1 ms window after the first spin, a window of two spins, one processor —
+ * none depends on the wake-up by 2×). The convoy's behaviour is pinned in
+ * MonitorAlgorithmsInVirtualTimeTest and measured by the monitor-convoy experiment.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class NoLockConvoyProperties {
@@ -42,9 +48,10 @@ class NoLockConvoyProperties {
     static double score(Tuning tuning, int processors, long wakeLatencyNs) {
         MachineProfile machine = SimGens.vary(BASE, BASE.pauseCycles(), processors).toBuilder()
                 .wakeLatencyNs(wakeLatencyNs).build();
+        long warmup = 200_000;
         // With the memory model on: the lock's own CASes and cache-line transfers cost time, so a
         // handoff takes as long as it really would (without it, code between Platform calls is free).
-        return WorkloadRunner.simulate("monitor-throughput", "threads=2pc,warmup=200us,window=1ms", tuning,
+        return WorkloadRunner.simulate("monitor-throughput", "threads=2pc,warmup=" + warmup + "ns,window=1ms", tuning,
                 Simulation.builder(machine).seed(1).memoryModel(true)).opsPerMs();
     }
 
@@ -60,18 +67,5 @@ class NoLockConvoyProperties {
     void bargingShouldKeepHandoffIndependentOfWakeLatency() {
         Property.forAll(cases()).named("barging: no convoy").tries(Math.min(24, DeterminismProperties.triesFromBuild()))
                 .run(c -> assertIndependentOfWakeLatency(Tuning.current(), c));
-    }
-
-    @Test
-    void convoyShouldSlowDownWithWakeLatencyAndShrinkToTheSimplestCase() {
-        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
-                Property.forAll(cases()).named("convoy: no convoy").seed(1).tries(24)
-                        .run(c -> assertIndependentOfWakeLatency(Tuning.parse("current,monitor=convoy"), c)));
-        assertThat(failure).as("the convoy handoff must depend on the wake-up latency").isNotNull();
-        System.out.println(failure.getMessage());
-        Case minimal = (Case) failure.minimalExample();
-        Case original = (Case) failure.originalExample();
-        assertThat(minimal.processors()).isLessThanOrEqualTo(original.processors());
-        assertThat(minimal.wakeLatencyNs()).isLessThanOrEqualTo(original.wakeLatencyNs());
     }
 }

@@ -289,7 +289,7 @@ public final class Experiments {
      * SwitchToThread calls between them cost next to nothing on an idle-enough machine). Its
      * constants are g_SpinConstants', as {@code ConvoyAwareLock} cites them.
      */
-    static long convoySpinNanos(MachineProfile machine) {
+    public static long convoySpinNanos(MachineProfile machine) {
         long maximum = 20_000L * machine.logicalProcessors();
         long pauses = 0;
         for (long delay = 50; delay <= maximum; delay *= 3) {
