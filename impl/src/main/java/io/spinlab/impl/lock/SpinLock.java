@@ -3,7 +3,6 @@ package io.spinlab.impl.lock;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.spin.SpinWait;
 import io.spinlab.model.platform.Platform;
-import io.spinlab.model.tuning.SpinLockPolicy;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -63,7 +62,7 @@ public final class SpinLock {
     static final int SPINNING_FACTOR = 100;
 
     private final SpinContext context;
-    private final boolean spinningFactor;
+    private final SpinLockSlowPath slowPath;
     private final Object blocker;
     private volatile int owner;
     private volatile Thread ownerThread;
@@ -88,7 +87,7 @@ public final class SpinLock {
      */
     public SpinLock(SpinContext context, boolean trackOwner, Object blocker) {
         this.context = context;
-        this.spinningFactor = context.tuning().spinLock() == SpinLockPolicy.SPINNING_FACTOR;
+        this.slowPath = SpinLockSlowPath.of(context.tuning().spinLock());
         this.blocker = blocker != null ? blocker : this;
         this.owner = trackOwner ? 0 : ID_DISABLED;
     }
@@ -148,8 +147,7 @@ public final class SpinLock {
         if (isThreadOwnerTrackingEnabled()) {
             return enterTracking(timeoutNanos, interruptible);
         }
-        return spinningFactor ? enterSpinningFactor(timeoutNanos, interruptible)
-                : enterSpinWait(timeoutNanos, interruptible);
+        return enterAnonymous(timeoutNanos, interruptible);
     }
 
     private boolean enterTracking(long timeoutNanos, boolean interruptible) throws InterruptedException {
@@ -183,7 +181,7 @@ public final class SpinLock {
         return ownerThread == null && OWNER_THREAD.compareAndSet(this, null, me);
     }
 
-    private boolean enterSpinWait(long timeoutNanos, boolean interruptible) throws InterruptedException {
+    private boolean enterAnonymous(long timeoutNanos, boolean interruptible) throws InterruptedException {
         Platform platform = context.platform();
         long start = timeoutNanos > 0 ? platform.nanoTime() : 0L;
         int turn = registerWaiter();
@@ -193,75 +191,9 @@ public final class SpinLock {
         // Waiting from the registration to the acquisition (or timeout): what waiterCount() counts.
         platform.beginSpinWait(blocker);
         try {
-            SpinWait spinner = new SpinWait(context, turn > context.processorCount() ? SpinWait.YIELD_THRESHOLD : 0);
-            for (;;) {
-                spinner.spinOnce(SLEEP_ONE_FREQUENCY);
-                if (tryAcquireAsWaiter()) {
-                    return true;
-                }
-                if (spinner.count() % TIMEOUT_CHECK_FREQUENCY == 0
-                        && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
-                    decrementWaiters();
-                    return false;
-                }
-            }
+            return slowPath.await(this, context, turn, start, timeoutNanos, interruptible);
         } finally {
             platform.endSpinWait(blocker);
-        }
-    }
-
-    private boolean enterSpinningFactor(long timeoutNanos, boolean interruptible) throws InterruptedException {
-        Platform platform = context.platform();
-        long start = timeoutNanos > 0 ? platform.nanoTime() : 0L;
-        int turn = registerWaiter();
-        if (turn < 0) {
-            return true;
-        }
-        platform.beginSpinWait(blocker);
-        try {
-            return spinningFactorLoop(platform, start, timeoutNanos, interruptible, turn);
-        } finally {
-            platform.endSpinWait(blocker);
-        }
-    }
-
-    private boolean spinningFactorLoop(Platform platform, long start, long timeoutNanos, boolean interruptible,
-            int turn) throws InterruptedException {
-        int processors = context.processorCount();
-        if (turn < processors) {
-            context.beginSpinLoop();
-            int processFactor = 1;
-            for (int i = 1; i <= turn * SPINNING_FACTOR; i++) {
-                long spins = (long) (turn + i) * SPINNING_FACTOR * processFactor;
-                context.spinWait((int) Math.min(Integer.MAX_VALUE, spins));
-                if (processFactor < processors) {
-                    processFactor++;
-                }
-                if (tryAcquireAsWaiter()) {
-                    return true;
-                }
-            }
-        }
-        if (expiredOrInterrupted(start, timeoutNanos, interruptible)) {
-            decrementWaiters();
-            return false;
-        }
-        for (int yieldsSoFar = 0; ; yieldsSoFar++) {
-            if (tryAcquireAsWaiter()) {
-                return true;
-            }
-            if (yieldsSoFar % SLEEP_ONE_FREQUENCY == 0) {
-                platform.sleep(1_000_000L);
-            } else if (yieldsSoFar % SLEEP_ZERO_FREQUENCY == 0) {
-                platform.sleep(0);
-            } else {
-                platform.yieldThread();
-            }
-            if (yieldsSoFar % TIMEOUT_CHECK_FREQUENCY == 0
-                    && expiredOrInterrupted(start, timeoutNanos, interruptible)) {
-                decrementWaiters();
-                return false;
-            }
         }
     }
 
@@ -284,7 +216,8 @@ public final class SpinLock {
         }
     }
 
-    private boolean tryAcquireAsWaiter() {
+    /** Anonymous mode, a registered waiter: takes a free lock and leaves the count in one CAS. */
+    boolean tryAcquireAsWaiter() {
         int o = owner;
         if ((o & HELD) != 0) {
             return false;
@@ -294,7 +227,8 @@ public final class SpinLock {
         return OWNER.compareAndSet(this, o, next);
     }
 
-    private void decrementWaiters() {
+    /** Anonymous mode: a registered waiter gives up. */
+    void decrementWaiters() {
         for (;;) {
             int o = owner;
             if ((o & WAITERS_MASK) == 0 || OWNER.compareAndSet(this, o, o - WAITER_ONE)) {
@@ -309,6 +243,18 @@ public final class SpinLock {
             throw new InterruptedException();
         }
         return timeoutNanos >= 0 && context.platform().nanoTime() - start >= timeoutNanos;
+    }
+
+    /**
+     * Anonymous mode, a registered waiter: true (and unregistered) if the timeout, counted from
+     * {@code start}, has passed ({@code timeoutNanos} < 0: never); throws if interrupted.
+     */
+    boolean giveUp(long start, long timeoutNanos, boolean interruptible) throws InterruptedException {
+        if (expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+            decrementWaiters();
+            return true;
+        }
+        return false;
     }
 
     private void checkNotRecursive() {
