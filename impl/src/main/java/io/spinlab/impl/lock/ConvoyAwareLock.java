@@ -23,13 +23,16 @@ final class ConvoyAwareLock extends EntryProtocol {
      *   AwareLock::SpinWaitAndBackOffBeforeOperation (pre-#14216 syncblk.inl, find_string id
      *   12298681869): while the delay is at most dwMaximumDuration, PAUSE that many times, multiply
      *   the delay by 3, retry the acquire. Delays 50 … 109,350 on 8 processors: 8 delays, 164,000 PAUSEs.
-     * - The second spin, AwareLock::Contention: dwRepetitions rounds of {try; delay i - 1 PAUSEs;
-     *   i *= 3} while i < dwMaximumDuration, each round ending in SwitchToThread; then block. Read
-     *   only in an SSCLI-era copy of syncblk.cpp (find_string id 1475671507), which has the same
-     *   rounds, delays and SwitchToThread; the 2017 CoreCLR copy was not found in the index. The
-     *   2017 copy is described (the issue, and kouvel in dotnet/coreclr #11979) as also switching
-     *   every 20,000 PAUSEs of a long delay while waiters exist; spinlab does that, unverified.
-     * - EnterHelper takes the lock only when m_MonitorHeld == 0, i.e. never while a waiter exists
+     * - The second spin, AwareLock::Contention (dotnet/coreclr src/vm/syncblk.cpp
+ *   @ d18e0faf984fabe171f6dc0348ec9430744be0fa, whose syncblk.h still has m_MonitorHeld, i.e.
+ *   before #14216): dwRepetitions passes; each pass starts the delay i at 50 and loops {TryEnter;
+ *   on one processor give up spinning; past the timeout give up; delay i; i *= 3} while
+ *   i < dwMaximumDuration, then SwitchToThread, unconditionally, once per pass; then block. A delay
+ *   of i runs in chunks of at most 20,000, each chunk PAUSEing one fewer time than its size (a
+ *   pre-decrement loop), with a SwitchToThread between two chunks only while waiters exist. On one
+ *   processor a pass is one TryEnter and the SwitchToThread, and no further pass runs.
+ *   (Earlier sessions read only an SSCLI-era copy; the d18e0faf copy settles the chunking.)
+ * - EnterHelper takes the lock only when m_MonitorHeld == 0, i.e. never while a waiter exists
      *   (dotnet/coreclr #13978). Release signals the auto-reset event whenever waiters exist; the
      *   woken waiter takes the still-free lock. spinlab hands the lock over directly instead
      *   (LOCKED stays set): nobody else could have taken it in between, so the outcome is the same.
@@ -49,7 +52,7 @@ final class ConvoyAwareLock extends EntryProtocol {
     static final int BACKOFF_FACTOR = 3;
     static final int MAXIMUM_DURATION_PER_PROCESSOR = 20_000;
     static final int REPETITIONS = 10;
-    /** The longest PAUSE run before checking for waiters (and switching if there are any). */
+    /** Contention's longest delay chunk before checking for waiters (and switching if there are any). */
     static final int DELAY_CHUNK = 20_000;
 
     private final long maximumDuration;
@@ -71,7 +74,7 @@ final class ConvoyAwareLock extends EntryProtocol {
 
     @Override
     boolean acquire(long deadline, boolean interruptible) throws InterruptedException {
-        if (!context.singleProcessor() && spin(deadline)) {
+        if (spin(deadline)) {
             return true;
         }
         return waitForHandoff(deadline, interruptible);
@@ -79,6 +82,15 @@ final class ConvoyAwareLock extends EntryProtocol {
 
     /** Both spin phases; false if the lock was not taken or the deadline passed. */
     private boolean spin(long deadline) {
+        if (context.singleProcessor()) {
+            // EnterObjMonitorHelperSpin does not spin on one processor; Contention's only pass is
+            // one TryEnter and its SwitchToThread.
+            if (tryLock()) {
+                return true;
+            }
+            context.platform().yieldThread();
+            return false;
+        }
         for (long delay = INITIAL_DELAY; delay <= maximumDuration; delay *= BACKOFF_FACTOR) {
             context.platform().pause((int) delay);
             if (tryLock()) {
@@ -90,27 +102,35 @@ final class ConvoyAwareLock extends EntryProtocol {
         }
         for (int round = 0; round < REPETITIONS; round++) {
             long delay = INITIAL_DELAY;
+            boolean keepGoing = true;
             do {
                 if (tryLock()) {
                     return true;
                 }
                 if (deadlinePassed(deadline)) {
-                    return false;
+                    keepGoing = false;
+                    break;
                 }
-                delayWithSwitches(delay - 1);
+                delayInChunks(delay);
                 delay *= BACKOFF_FACTOR;
             } while (delay < maximumDuration);
             context.platform().yieldThread();
+            if (!keepGoing) {
+                return false;
+            }
         }
         return false;
     }
 
-    private void delayWithSwitches(long pauses) {
-        long remaining = pauses;
+    /** Contention's delay of {@code delay}: chunks of at most 20,000, each one PAUSE short of its size. */
+    private void delayInChunks(long delay) {
+        long remaining = delay;
         while (remaining > 0) {
             int chunk = (int) Math.min(remaining, DELAY_CHUNK);
             remaining -= chunk;
-            context.platform().pause(chunk);
+            if (chunk > 1) {
+                context.platform().pause(chunk - 1);
+            }
             if (remaining > 0 && state >= WAITER_ONE) {
                 context.platform().yieldThread();
             }

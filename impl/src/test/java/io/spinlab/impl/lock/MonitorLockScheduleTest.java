@@ -114,8 +114,9 @@ class MonitorLockScheduleTest {
 
     /**
      * The 2017 AwareLock on 2 processors (maximum 40,000): the first spin's delays 50 … 36,450, then
-     * ten rounds of delays 49 … 36,449 (the last cut at 20,000 PAUSEs; nobody waits, so no switch
-     * inside it), each round ending in SwitchToThread; only then would it block.
+     * ten rounds of AwareLock::Contention's delays 50 … 36,450, each run in chunks of at most 20,000
+     * that PAUSE one fewer time than their size (49 … 12,149, then 19,999 and 16,449; nobody waits,
+     * so no switch between the two), each round ending in SwitchToThread; only then would it block.
      */
     @Test
     void shouldSpinTheWholeConvoySchedulePauseByPauseBeforeItWouldBlock() throws Exception {
@@ -128,12 +129,9 @@ class MonitorLockScheduleTest {
         }
         for (int round = 0; round < 10; round++) {
             for (int delay = 50; delay < 40_000; delay *= 3) {
-                int pauses = delay - 1;
-                if (pauses > 20_000) {
-                    expected.add("pause(20000)");
-                    pauses -= 20_000;
+                for (int remaining = delay; remaining > 0; remaining -= Math.min(remaining, 20_000)) {
+                    expected.add("pause(" + (Math.min(remaining, 20_000) - 1) + ")");
                 }
-                expected.add("pause(" + pauses + ")");
             }
             expected.add("yield");
         }
@@ -143,7 +141,8 @@ class MonitorLockScheduleTest {
 
         assertThat(calls(platform)).containsExactlyElementsOf(expected);
         assertThat(expected).hasSize(7 + 10 * 9);
-        assertThat(platform.pauses()).isEqualTo(54_650 + 10 * (54_650 - 7));
+        assertThat(expected).contains("pause(19999)", "pause(16449)");
+        assertThat(platform.pauses()).isEqualTo(54_650 + 10 * (54_650 - 8));
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         assertThat(lock.waiterCount()).isZero();
         lock.exit();
@@ -249,7 +248,7 @@ class MonitorLockScheduleTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"barging, 3", "convoy, 2", "corert-lock, 2"})
+    @CsvSource({"barging, 3", "corert-lock, 2"})
     void shouldNotSpinOnASingleProcessor(String monitor, int clockReads) throws Exception {
         RecordingPlatform platform = new RecordingPlatform(1, 40, 20);
         MonitorLock lock = lock(platform, monitor);
@@ -260,6 +259,21 @@ class MonitorLockScheduleTest {
         assertThat(lock.tryEnter(10, TimeUnit.NANOSECONDS)).isFalse();
 
         assertThat(calls(platform)).containsExactlyElementsOf(Collections.nCopies(clockReads, "clock"));
+        assertThat(lock.waiterCount()).isZero();
+        holder.releaseAndJoin();
+    }
+
+    /** The 2017 AwareLock on one processor: no first spin; Contention's one pass is a TryEnter and SwitchToThread. */
+    @Test
+    void shouldTryOnceAndSwitchThenWaitOnASingleProcessorWhenConvoy() throws Exception {
+        RecordingPlatform platform = new RecordingPlatform(1, 40, 20);
+        MonitorLock lock = lock(platform, "convoy");
+        Holder holder = new Holder(lock);
+        platform.recordClockReads(true);
+
+        assertThat(lock.tryEnter(10, TimeUnit.NANOSECONDS)).isFalse();
+
+        assertThat(calls(platform)).containsExactly("clock", "yield", "clock");
         assertThat(lock.waiterCount()).isZero();
         holder.releaseAndJoin();
     }
