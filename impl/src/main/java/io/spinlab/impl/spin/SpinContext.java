@@ -116,6 +116,14 @@ public final class SpinContext {
     /**
      * {@code Thread.OptimalMaxSpinWaitsPerSpinIteration}: the measured ~272 ns in normalized yields
      * when counts are normalized; CoreRT's constant 64 for {@code raw} and {@code preskylake-scaled}.
+     *
+     * <p>Read afresh every time, which is exact for every generation: .NET Core 2.1 to .NET 5 cached
+     * the first read in managed code ({@code s_optimalMaxSpinWaitsPerSpinIteration}, dotnet/runtime
+     * {@code Thread.CoreCLR.cs} @ 04da5a17), but that read waited for the runtime's one measurement,
+     * which never changed afterwards ({@link OneShotPauseNormalizer}, measured before the first
+     * spin); .NET 6 re-measures and reads the native value each time ({@code [InternalCall] get} @
+     * 57f00ec6; removed with dotnet/runtime #55295 as far as the stored copies show, the diff itself
+     * was not found).
      */
     public int optimalMaxSpinWaitsPerSpinIteration() {
         return pause.normalizedYields() ? normalizer.optimalMaxNormalizedYieldsPerSpinIteration()

@@ -20,7 +20,7 @@ public final class RecordingPlatform implements Platform {
     }
 
     private final int processors;
-    private final double nsPerPause;
+    private double nsPerPause;
     private final long clockReadNs;
     private final List<Call> calls = new ArrayList<>();
     private double nowNs = 1_000_000;
@@ -37,6 +37,11 @@ public final class RecordingPlatform implements Platform {
         this.processors = processors;
         this.nsPerPause = nsPerPause;
         this.clockReadNs = clockReadNs;
+    }
+
+    /** From now on one PAUSE costs {@code nanos} (a part whose PAUSE changes speed, e.g. with its clock). */
+    public void setNsPerPause(double nanos) {
+        this.nsPerPause = nanos;
     }
 
     /** A platform whose PAUSE costs {@code cycles} at {@code ghz}. */
