@@ -15,7 +15,7 @@ import java.lang.invoke.VarHandle;
  * again behind every other waiter; a waiter starved for 100 ms stops the barging until a waiter
  * gets the lock.
  */
-final class BargingAwareLock extends EntryProtocol {
+final class BargingAwareLock extends CompetingEntryProtocol {
     /*
      * Implementation notes.
      *
@@ -26,11 +26,12 @@ final class BargingAwareLock extends EntryProtocol {
      * InterlockedTryLock_Or_RegisterWaiter, InterlockedUnregisterWaiter,
      * InterlockedTry_LockAndUnregisterWaiterAndObserveWakeSignal,
      * InterlockedObserveWakeSignal_Try_LockAndUnregisterWaiter, Record/ResetWaiterStarvationStartTime,
-     * ShouldStopPreemptingWaiters) and the PR's description (dotnet/coreclr #14216). Not read at a
-     * 2.1 commit: whether the starvation threshold was already 100 ms in 2.1 (the PR's comment of
-     * 2017-11-16 says one second; the stored code says 100 ms) and whether the spinner count had
-     * 3 bits then (an earlier revision, syncblk.h @ 0768db25, has 6). spinlab uses 100 ms and 3 bits
-     * for every barging generation; impl/GENERATION-SOURCES.md §4c.
+     * ShouldStopPreemptingWaiters) and the PR's description (dotnet/coreclr #14216). 100 ms and a
+     * 3-bit spinner count are read in syncblk.h @ 2be465e02fb972a55cb195464adcea45941d9038 (before
+     * 3.0), and the PR says it cut the count to 3 bits (2017-10-12); no stored copy has the one
+     * second of its 2017-11-16 comment. Not read at a 2.1 commit (neither the merge nor a
+     * release/2.1 copy was found), so 2.1's values are the best reading, not verified. spinlab uses
+     * 100 ms and 3 bits for every barging generation; impl/GENERATION-SOURCES.md §4c.
      *
      * State word, the layout of AwareLock::LockState:
      *   bit 0       LOCKED
@@ -224,25 +225,12 @@ final class BargingAwareLock extends EntryProtocol {
         } finally {
             queue.unlockGuard();
         }
-        for (;;) {
-            WaitQueue.Wake wake = await(me, deadline, interruptible);
-            if (wake == WaitQueue.Wake.SIGNALED) {
-                if (spinAsWokenWaiter() || observeWakeSignalAndTryLock(me)) {
-                    return true;
-                }
-                continue;
-            }
-            if (abandonWait(me)) {
-                if (wake == WaitQueue.Wake.INTERRUPTED) {
-                    Thread.currentThread().interrupt();
-                }
-                return true;
-            }
-            if (wake == WaitQueue.Wake.INTERRUPTED) {
-                throw new InterruptedException();
-            }
-            return false;
-        }
+        return waitInQueue(me, deadline, interruptible);
+    }
+
+    @Override
+    boolean wokenWaiterTakesLock(WaitQueue.Waiter me) {
+        return spinAsWokenWaiter() || observeWakeSignalAndTryLock(me);
     }
 
     /** Guard held: take the lock if a non-waiter may, else count this thread as a waiter. */
@@ -337,12 +325,9 @@ final class BargingAwareLock extends EntryProtocol {
         }
     }
 
-    /**
-     * Timeout or interrupt: leave the queue. If a releaser dequeued this waiter meanwhile, it owns
-     * the wake-up: take the lock if free (true), else give the wake-up back (the current holder's
-     * exit will wake someone).
-     */
-    private boolean abandonWait(WaitQueue.Waiter me) {
+    /** A releaser that dequeued this waiter meanwhile left WAITER_SIGNALED set: clear it when giving up. */
+    @Override
+    boolean abandonWait(WaitQueue.Waiter me) {
         queue.lockGuard();
         try {
             if (queue.remove(me)) {

@@ -12,7 +12,7 @@ import io.spinlab.model.tuning.MonitorPolicy;
  * releaser wakes one waiter at a time, and a woken waiter that finds the lock taken waits again
  * behind the others.
  */
-final class CoreRtLock extends EntryProtocol {
+final class CoreRtLock extends CompetingEntryProtocol {
     /*
      * Implementation notes.
      *
@@ -93,29 +93,12 @@ final class CoreRtLock extends EntryProtocol {
         } finally {
             queue.unlockGuard();
         }
-        for (;;) {
-            WaitQueue.Wake wake = await(me, deadline, interruptible);
-            if (wake == WaitQueue.Wake.SIGNALED) {
-                if (takeLockOrWaitAgain(me)) {
-                    return true;
-                }
-                continue;
-            }
-            if (abandonWait(me)) {
-                if (wake == WaitQueue.Wake.INTERRUPTED) {
-                    Thread.currentThread().interrupt();
-                }
-                return true;
-            }
-            if (wake == WaitQueue.Wake.INTERRUPTED) {
-                throw new InterruptedException();
-            }
-            return false;
-        }
+        return waitInQueue(me, deadline, interruptible);
     }
 
     /** The woken waiter: take a free lock, or clear WAITER_WOKEN and queue again at the back. */
-    private boolean takeLockOrWaitAgain(WaitQueue.Waiter me) {
+    @Override
+    boolean wokenWaiterTakesLock(WaitQueue.Waiter me) {
         queue.lockGuard();
         try {
             for (;;) {
@@ -139,11 +122,9 @@ final class CoreRtLock extends EntryProtocol {
         return (s & LOCKED) == 0 && STATE.compareAndSet(this, s, ((s | LOCKED) - WAITER_ONE) & ~WAITER_WOKEN);
     }
 
-    /**
-     * Timeout or interrupt: leave the queue. If a releaser dequeued this waiter meanwhile, take the
-     * lock if it is free (true), else give the wake-up back (the holder's release wakes someone).
-     */
-    private boolean abandonWait(WaitQueue.Waiter me) {
+    /** A releaser that dequeued this waiter meanwhile left WAITER_WOKEN set: clear it when giving up. */
+    @Override
+    boolean abandonWait(WaitQueue.Waiter me) {
         queue.lockGuard();
         try {
             if (queue.remove(me)) {

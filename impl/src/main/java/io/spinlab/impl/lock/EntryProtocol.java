@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Package-private machinery of {@link MonitorLock}; not reentrant (the lock handles recursion).
  */
-abstract sealed class EntryProtocol permits BargingAwareLock, ConvoyAwareLock, CoreRtLock {
+abstract sealed class EntryProtocol permits CompetingEntryProtocol, ConvoyAwareLock {
     /*
      * Implementation notes.
      *

@@ -88,6 +88,7 @@ public final class Simulation {
             "io.spinlab.impl.lock.WaitQueue$Waiter",
             "io.spinlab.impl.lock.WaitQueue$Wake",
             "io.spinlab.impl.lock.EntryProtocol",
+            "io.spinlab.impl.lock.CompetingEntryProtocol",
             "io.spinlab.impl.lock.BargingAwareLock",
             "io.spinlab.impl.lock.ConvoyAwareLock",
             "io.spinlab.impl.lock.CoreRtLock",
