@@ -53,6 +53,11 @@ public enum MachineField {
      */
     CYCLES_PER_BYTECODE("cyclesPerBytecode", Kind.NUMBER, 0, Limits.MAX_CYCLES_PER_BYTECODE),
     /**
+     * Bytes one core stores per cycle when it zeroes or copies memory: guest code that allocates an
+     * array or calls {@code System.arraycopy} costs its bytes divided by this, in cycles.
+     */
+    STORE_BYTES_PER_CYCLE("storeBytesPerCycle", Kind.NUMBER, 1, Limits.MAX_STORE_BYTES_PER_CYCLE),
+    /**
      * Run-to-run noise of the wake latency, %: with noise on, each wake-up takes the wake latency
      * times a uniform draw in [1 − p/100, 1 + p/100].
      */
@@ -186,6 +191,7 @@ public enum MachineField {
             case TIME_SLICE_NS -> profile.timeSliceNs();
             case CACHE_LINE_BYTES -> profile.cacheLineBytes();
             case CYCLES_PER_BYTECODE -> profile.cyclesPerBytecode();
+            case STORE_BYTES_PER_CYCLE -> profile.storeBytesPerCycle();
             case WAKE_JITTER_PERCENT -> profile.wakeJitterPercent();
             case COST_JITTER_PERCENT -> profile.costJitterPercent();
         };
@@ -286,6 +292,7 @@ public enum MachineField {
         static final int MAX_CACHE_LINE_BYTES = 512;
         /** A bytecode that takes 100 cycles is a unit mistake (ns for cycles) rather than a machine. */
         static final double MAX_CYCLES_PER_BYTECODE = 100;
+        static final double MAX_STORE_BYTES_PER_CYCLE = 1024;
 
         private Limits() {
         }

@@ -67,6 +67,13 @@ public final class MachinePresets {
     private static final double MANYCORE_TRANSFER_NS = 115;
     /** Arm what-if: Apple M1 Pro's performance cluster, 40 ns (same tool). */
     private static final double ARM_TRANSFER_NS = 40;
+    /*
+     * Store width: the peak L1 store bandwidth per cycle, Intel's Optimization Reference Manual:
+     * one 32-byte store per cycle from Haswell on, one 16-byte store per cycle on Sandy Bridge and
+     * Ivy Bridge (a 256-bit store takes two). Parts not named there take the Haswell-class figure.
+     */
+    /** Sandy Bridge and Ivy Bridge: 16 bytes per cycle. */
+    private static final double SANDY_IVY_STORE_BYTES = 16;
     /** Windows default clock tick, 64 Hz. */
     private static final double WINDOWS_TIMER_NS = 15_625_000;
     /** Windows client quantum: two clock ticks. */
@@ -79,7 +86,8 @@ public final class MachinePresets {
     private static final List<MachineProfile> ALL = List.of(
             part("sandybridge-e5-1650",
                     "Xeon E5-1650, 6-core Sandy Bridge, pre-Skylake PAUSE: +50 % without the multiply (#13556)",
-                    3.2, 10, 6, 12).cacheLineTransferNs(HASWELL_TRANSFER_NS).build(),
+                    3.2, 10, 6, 12).cacheLineTransferNs(HASWELL_TRANSFER_NS)
+                    .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).build(),
             SKYLAKE_I7_6700,
             part("kabylake-e3-1245v6",
                     "Xeon E3-1245 v6, Kaby Lake: normalized PAUSE in SpinWait measured here (corert #7569)",
@@ -95,7 +103,8 @@ public final class MachinePresets {
                     3.6, 140, 4, 8).build(),
             part("ivybridge-e7-4x12",
                     "4-socket Ivy Bridge Xeon E7, 48 cores: lockless EventPipe reservation (runtime #50797)",
-                    2.7, 10, 48, 96).cacheLineTransferNs(FOUR_SOCKET_TRANSFER_NS).build(),
+                    2.7, 10, 48, 96).cacheLineTransferNs(FOUR_SOCKET_TRANSFER_NS)
+                    .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).build(),
             part("xeon-2s-32t",
                     "2-socket Xeon, 32 logical processors: ConcurrentQueue as global queue (coreclr #9234)",
                     2.4, 10, 16, 32).cacheLineTransferNs(TWO_SOCKET_TRANSFER_NS).build(),

@@ -58,6 +58,12 @@ import java.util.Objects;
  *       synchronization at roughly one instruction per cycle (their sustained peak is four);
  *       the shared-memory accesses themselves are priced by the cache model, not by this
  *       figure. Estimate; {@code calibrate} does not measure it yet.</li>
+ *   <li>Stores, 32 bytes per cycle: zeroing a new array and {@code System.arraycopy} are charged
+ *       at the core's peak L1 store width, one 32-byte store per cycle on Haswell, Skylake and
+ *       Kaby Lake and 16 bytes on Sandy Bridge and Ivy Bridge (Intel 64 and IA-32 Architectures
+ *       Optimization Reference Manual, the L1 data cache bandwidth of each microarchitecture).
+ *       A buffer larger than L1 streams to L2 and below at a lower rate, so this is the least
+ *       such code can cost. {@code calibrate} does not measure it yet.</li>
  *   <li>Run-to-run noise (used only by simulations with noise on), measured on spinlab's
  *       development host (a 2-vCPU AMD EPYC virtual machine, Linux 6.18, JDK 25) on 2026-12-01
  *       with 20,000 samples each: a park→unpark wake-up took 4.2 µs at the 10th percentile,
@@ -87,6 +93,8 @@ import java.util.Objects;
  * @param cacheLineBytes      cache line size, a power of two in 16..512
  * @param cyclesPerBytecode   core cycles one executed bytecode instruction of guest code costs
  *                            between two scheduling points (the simulator's instruction clock)
+ * @param storeBytesPerCycle  bytes one core stores per cycle when it zeroes a new array or copies
+ *                            with {@code System.arraycopy} (the instruction clock's charge for them)
  * @param wakeJitterPercent   run-to-run noise of the wake latency, % (uniform, symmetric around it),
  *                            applied only to simulations with noise on
  * @param costJitterPercent   run-to-run noise of each PAUSE batch's and clock read's cost, %
@@ -110,6 +118,7 @@ public record MachineProfile(
         double timeSliceNs,
         int cacheLineBytes,
         double cyclesPerBytecode,
+        double storeBytesPerCycle,
         double wakeJitterPercent,
         double costJitterPercent) {
 
@@ -156,6 +165,7 @@ public record MachineProfile(
     private static final double DEFAULT_TIME_SLICE_NS = 4_000_000;
     private static final int DEFAULT_CACHE_LINE_BYTES = 64;
     private static final double DEFAULT_CYCLES_PER_BYTECODE = 1.0;
+    private static final double DEFAULT_STORE_BYTES_PER_CYCLE = 32;
     private static final double DEFAULT_WAKE_JITTER_PERCENT = 50;
     private static final double DEFAULT_COST_JITTER_PERCENT = 5;
 
@@ -189,6 +199,7 @@ public record MachineProfile(
         MachineField.TIME_SLICE_NS.checkNumber(name, timeSliceNs);
         MachineField.CACHE_LINE_BYTES.checkWhole(name, cacheLineBytes);
         MachineField.CYCLES_PER_BYTECODE.checkNumber(name, cyclesPerBytecode);
+        MachineField.STORE_BYTES_PER_CYCLE.checkNumber(name, storeBytesPerCycle);
         MachineField.WAKE_JITTER_PERCENT.checkNumber(name, wakeJitterPercent);
         MachineField.COST_JITTER_PERCENT.checkNumber(name, costJitterPercent);
     }
@@ -197,7 +208,8 @@ public record MachineProfile(
      * A builder named {@code name}, starting from Linux-like defaults on a generic part:
      * 3 GHz, 140-cycle PAUSE, 4 cores / 8 threads, clock read 20 ns, atomic 6.7 ns (20 cycles),
      * cache-line transfer 20 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
-     * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, one cycle per bytecode, no description.
+     * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, one cycle per bytecode, 32 bytes
+     * stored per cycle, no description.
      */
     public static Builder builder(String name) {
         Builder builder = new Builder(DEFAULT_PHYSICAL_CORES, DEFAULT_LOGICAL_PROCESSORS);
@@ -216,6 +228,7 @@ public record MachineProfile(
         builder.timeSliceNs = DEFAULT_TIME_SLICE_NS;
         builder.cacheLineBytes = DEFAULT_CACHE_LINE_BYTES;
         builder.cyclesPerBytecode = DEFAULT_CYCLES_PER_BYTECODE;
+        builder.storeBytesPerCycle = DEFAULT_STORE_BYTES_PER_CYCLE;
         builder.wakeJitterPercent = DEFAULT_WAKE_JITTER_PERCENT;
         builder.costJitterPercent = DEFAULT_COST_JITTER_PERCENT;
         return builder;
@@ -239,6 +252,7 @@ public record MachineProfile(
         builder.timeSliceNs = timeSliceNs;
         builder.cacheLineBytes = cacheLineBytes;
         builder.cyclesPerBytecode = cyclesPerBytecode;
+        builder.storeBytesPerCycle = storeBytesPerCycle;
         builder.wakeJitterPercent = wakeJitterPercent;
         builder.costJitterPercent = costJitterPercent;
         return builder;
@@ -419,6 +433,7 @@ public record MachineProfile(
         private double timeSliceNs;
         private int cacheLineBytes;
         private double cyclesPerBytecode;
+        private double storeBytesPerCycle;
         private double wakeJitterPercent;
         private double costJitterPercent;
 
@@ -538,6 +553,12 @@ public record MachineProfile(
             return this;
         }
 
+        /** See {@link MachineProfile#storeBytesPerCycle()}. */
+        public Builder storeBytesPerCycle(double storeBytesPerCycle) {
+            this.storeBytesPerCycle = storeBytesPerCycle;
+            return this;
+        }
+
         /** See {@link MachineProfile#cyclesPerBytecode()}. */
         public Builder cyclesPerBytecode(double cyclesPerBytecode) {
             this.cyclesPerBytecode = cyclesPerBytecode;
@@ -578,6 +599,7 @@ public record MachineProfile(
                 case TIME_SLICE_NS -> timeSliceNs(field.parseNumber(name, value));
                 case CACHE_LINE_BYTES -> cacheLineBytes(field.parseWhole(name, value));
                 case CYCLES_PER_BYTECODE -> cyclesPerBytecode(field.parseNumber(name, value));
+                case STORE_BYTES_PER_CYCLE -> storeBytesPerCycle(field.parseNumber(name, value));
                 case WAKE_JITTER_PERCENT -> wakeJitterPercent(field.parseNumber(name, value));
                 case COST_JITTER_PERCENT -> costJitterPercent(field.parseNumber(name, value));
             };
@@ -602,7 +624,7 @@ public record MachineProfile(
             return new MachineProfile(name, description, frequencyGhz, pauseCycles, cores, logical, clockReadNs,
                     atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
                     sleepGranularityNs, timeSliceNs, cacheLineBytes, cyclesPerBytecode,
-                    wakeJitterPercent, costJitterPercent);
+                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent);
         }
 
         private static boolean inRange(MachineField field, int value) {

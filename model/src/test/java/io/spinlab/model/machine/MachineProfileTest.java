@@ -169,7 +169,8 @@ class MachineProfileTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("unknown machine field 'pauseCycle'; valid fields: name, description, "
                         + "frequencyGhz, pauseCycles,")
-                .hasMessageEndingWith("timeSliceNs, cacheLineBytes, cyclesPerBytecode, wakeJitterPercent, "
+                .hasMessageEndingWith("timeSliceNs, cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, "
+                        + "wakeJitterPercent, "
                         + "costJitterPercent");
     }
 
@@ -298,6 +299,7 @@ class MachineProfileTest {
             case SLEEP_GRANULARITY_NS -> builder.sleepGranularityNs(value);
             case TIME_SLICE_NS -> builder.timeSliceNs(value);
             case CYCLES_PER_BYTECODE -> builder.cyclesPerBytecode(value);
+            case STORE_BYTES_PER_CYCLE -> builder.storeBytesPerCycle(value);
             case WAKE_JITTER_PERCENT -> builder.wakeJitterPercent(value);
             case COST_JITTER_PERCENT -> builder.costJitterPercent(value);
             default -> throw new IllegalArgumentException("not a number field: " + field);

@@ -75,6 +75,7 @@ final class MachinesCommand implements Callable<Integer> {
             node.put("timeSliceNs", m.timeSliceNs());
             node.put("cacheLineBytes", m.cacheLineBytes());
             node.put("cyclesPerBytecode", m.cyclesPerBytecode());
+            node.put("storeBytesPerCycle", m.storeBytesPerCycle());
             node.put("wakeJitterPercent", m.wakeJitterPercent());
             node.put("costJitterPercent", m.costJitterPercent());
         }

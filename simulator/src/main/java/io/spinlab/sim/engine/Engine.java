@@ -603,6 +603,10 @@ final class Engine {
             work = costs.bytecodePicos(t.pendingInstructions);
             t.pendingInstructions = 0;
         }
+        if (t.pendingStoredBytes != 0) {
+            work += costs.storedBytesPicos(t.pendingStoredBytes);
+            t.pendingStoredBytes = 0;
+        }
         handleRequest(t, work);
     }
 

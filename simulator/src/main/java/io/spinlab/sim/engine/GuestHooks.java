@@ -126,6 +126,43 @@ public final class GuestHooks {
         }
     }
 
+    /**
+     * The instruction clock's stores: the calling code is about to allocate an array of
+     * {@code length} elements of {@code elementBytes} each, which the runtime zeroes. Charged
+     * like {@link #instructions}; a negative length allocates nothing (the allocation throws).
+     */
+    public static void allocateArray(int length, int elementBytes) {
+        SimThread t = Engine.RUNNING.get();
+        if (t != null && t.initializerDepth == 0 && length > 0) {
+            t.pendingStoredBytes += (long) length * elementBytes;
+        }
+    }
+
+    /**
+     * {@code System.arraycopy}: charges the bytes copied (elements × the source array's element
+     * size, references counted as 8 bytes, as on a 64-bit runtime), then copies. A copy that throws
+     * charges nothing.
+     */
+    public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length) {
+        System.arraycopy(src, srcPos, dest, destPos, length);
+        SimThread t = Engine.RUNNING.get();
+        if (t != null && t.initializerDepth == 0 && length > 0) {
+            t.pendingStoredBytes += (long) length * elementBytes(src.getClass().getComponentType());
+        }
+    }
+
+    /** Bytes of one array element of {@code component}: its primitive width, 8 for a reference. */
+    static int elementBytes(Class<?> component) {
+        if (component == byte.class || component == boolean.class) {
+            return 1;
+        } else if (component == char.class || component == short.class) {
+            return 2;
+        } else if (component == int.class || component == float.class) {
+            return 4;
+        }
+        return 8; // long, double, and references on a 64-bit runtime
+    }
+
     // ------------------------------------------------------------------ static initializers
 
     /** First instruction of a guest class's static initializer. */

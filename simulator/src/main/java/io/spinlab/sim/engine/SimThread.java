@@ -90,6 +90,8 @@ final class SimThread implements Executor {
     int initializerDepth;
     /** Bytecode instructions executed since the last scheduling point (the instruction clock). */
     long pendingInstructions;
+    /** Bytes of new arrays zeroed and of {@code System.arraycopy} copied since the last scheduling point. */
+    long pendingStoredBytes;
     /**
      * The request in req* waits for the instruction time that preceded it to pass: the engine
      * handles it at the next RESUME instead of running the thread.

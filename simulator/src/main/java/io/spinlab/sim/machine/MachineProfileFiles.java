@@ -49,7 +49,8 @@ import java.util.Objects;
  *       (see {@link MachineProfile.Builder}).</li>
  *   <li>Without {@code base}, every field must be given except {@code description}
  *       (default empty), {@code cacheLineBytes} (default 64), {@code cyclesPerBytecode}
- *       (default 1), {@code wakeJitterPercent} (default 50) and {@code costJitterPercent}
+ *       (default 1), {@code storeBytesPerCycle} (default 32), {@code wakeJitterPercent}
+ *       (default 50) and {@code costJitterPercent}
  *       (default 5); the missing ones are listed.</li>
  *   <li>Whole-number fields take integer literals; number fields take any finite number;
  *       {@code name}, {@code description} and {@code base} take strings.</li>
@@ -278,7 +279,8 @@ public final class MachineProfileFiles {
         List<String> missing = new ArrayList<>();
         for (MachineField field : MachineField.values()) {
             boolean optional = field == MachineField.DESCRIPTION || field == MachineField.CACHE_LINE_BYTES
-                    || field == MachineField.CYCLES_PER_BYTECODE || field == MachineField.WAKE_JITTER_PERCENT
+                    || field == MachineField.CYCLES_PER_BYTECODE || field == MachineField.STORE_BYTES_PER_CYCLE
+                    || field == MachineField.WAKE_JITTER_PERCENT
                     || field == MachineField.COST_JITTER_PERCENT;
             if (!optional && !values.containsKey(field)) {
                 missing.add(field.fieldName());
@@ -287,7 +289,8 @@ public final class MachineProfileFiles {
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException(source + ": missing " + String.join(", ", missing)
                     + "; a file without \"" + BASE_KEY + "\" gives every field (all but description, "
-                    + "cacheLineBytes, cyclesPerBytecode, wakeJitterPercent and costJitterPercent), or starts from a "
+                    + "cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent and costJitterPercent), "
+                    + "or starts from a "
                     + "preset with \"" + BASE_KEY + "\": one of "
                     + String.join(", ", MachinePresets.names()));
         }

@@ -50,6 +50,11 @@ import java.util.Set;
  *       instructions it executed, {@code GuestHooks.instructions(n)}, before it leaves the
  *       block (a jump, switch, return or throw, the fall-through into a jump target) and
  *       before every call, so the count is complete at each scheduling point;</li>
+ *   <li>the instruction clock's stores: {@code newarray} and {@code anewarray} first report the
+ *       bytes the new array zeroes, {@code GuestHooks.allocateArray(length, elementBytes)}
+ *       (references count 8 bytes), and {@code System.arraycopy} becomes
+ *       {@code GuestHooks.arraycopy}, which reports the bytes it copies; {@code multianewarray},
+ *       plain objects and the JDK's own copies ({@code Arrays.copyOf}) are not charged by size;</li>
  *   <li>the body of an {@code assert} statement (the code that runs only when
  *       {@code $assertionsDisabled} is false) is left exactly as written: no hook, no count,
  *       so a run is the same with assertions enabled or disabled.</li>
@@ -105,6 +110,9 @@ final class AccessInstrumenter {
     private static final String ACCESS_DESC = "(Ljava/lang/Object;II)V";
     private static final String VAR_HANDLE_HOOK_DESC = "(Ljava/lang/invoke/VarHandle;Ljava/lang/Object;II)V";
     private static final String HELPER_PREFIX = "spinlab$vh$";
+    private static final String ARRAYCOPY = "java/lang/System.arraycopy (Ljava/lang/Object;ILjava/lang/Object;II)V";
+    /** An array element that holds a reference, on the 64-bit runtimes the profiles model. */
+    private static final int REFERENCE_BYTES = 8;
 
     /** VarHandle access modes: kind and number of value parameters after the coordinates. */
     private static final Map<String, Mode> MODES = modes();
@@ -401,7 +409,27 @@ final class AccessInstrumenter {
         @Override
         public void visitIntInsn(int opcode, int operand) {
             count();
+            if (opcode == Opcodes.NEWARRAY && !inAssert()) {
+                chargeArray(primitiveBytes(operand));
+            }
             super.visitIntInsn(opcode, operand);
+        }
+
+        /** Before an array allocation, whose length is on the stack: {@code dup; push size; allocateArray}. */
+        private void chargeArray(int elementBytes) {
+            super.visitInsn(Opcodes.DUP);
+            pushInt(mv, elementBytes);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "allocateArray", "(II)V", false);
+        }
+
+        /** Bytes of one element of a {@code newarray} of {@code type} ({@code T_BOOLEAN} … {@code T_LONG}). */
+        private static int primitiveBytes(int type) {
+            return switch (type) {
+                case Opcodes.T_BOOLEAN, Opcodes.T_BYTE -> 1;
+                case Opcodes.T_CHAR, Opcodes.T_SHORT -> 2;
+                case Opcodes.T_INT, Opcodes.T_FLOAT -> 4;
+                default -> 8;
+            };
         }
 
         @Override
@@ -416,6 +444,9 @@ final class AccessInstrumenter {
         @Override
         public void visitTypeInsn(int opcode, String type) {
             count();
+            if (opcode == Opcodes.ANEWARRAY && !inAssert()) {
+                chargeArray(REFERENCE_BYTES);
+            }
             super.visitTypeInsn(opcode, type);
         }
 
@@ -540,6 +571,10 @@ final class AccessInstrumenter {
                     || name.equals("findStaticVarHandle") || name.equals("unreflectVarHandle"))) {
                 super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, name, "(L" + LOOKUP + ";" + descriptor.substring(1),
                         false);
+                return;
+            }
+            if (opcode == Opcodes.INVOKESTATIC && ARRAYCOPY.equals(callOwner + "." + name + " " + descriptor)) {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "arraycopy", descriptor, false);
                 return;
             }
             if (opcode == Opcodes.INVOKESTATIC) {

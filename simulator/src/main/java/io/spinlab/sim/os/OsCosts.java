@@ -55,6 +55,8 @@ public final class OsCosts {
     private final long timeSlicePicos;
     /** One bytecode instruction in thousandths of a picosecond (see {@link #bytecodePicos}). */
     private final long bytecodeMilliPicos;
+    /** One byte zeroed or copied, in thousandths of a picosecond (see {@link #storedBytesPicos}). */
+    private final long storedByteMilliPicos;
 
     private OsCosts(MachineProfile machine) {
         this.machine = machine;
@@ -69,6 +71,7 @@ public final class OsCosts {
         this.sleepGranularityPicos = Math.max(1, MachineProfile.nanosToPicos(machine.sleepGranularityNs()));
         this.timeSlicePicos = Math.max(1, MachineProfile.nanosToPicos(machine.timeSliceNs()));
         this.bytecodeMilliPicos = Math.round(machine.cyclesPerBytecode() * 1_000_000.0 / machine.frequencyGhz());
+        this.storedByteMilliPicos = Math.round(1_000_000.0 / (machine.storeBytesPerCycle() * machine.frequencyGhz()));
     }
 
     /** The costs of {@code machine}. */
@@ -143,6 +146,15 @@ public final class OsCosts {
      */
     public long bytecodePicos(long count) {
         return (Math.multiplyExact(count, bytecodeMilliPicos) + 500) / 1000;
+    }
+
+    /**
+     * {@code bytes} zeroed (a new array) or copied ({@code System.arraycopy}) by guest code: one
+     * cycle per {@code storeBytesPerCycle} bytes at the profile's clock, to the nearest picosecond
+     * (the per-byte figure is kept to a thousandth of a picosecond).
+     */
+    public long storedBytesPicos(long bytes) {
+        return (Math.multiplyExact(bytes, storedByteMilliPicos) + 500) / 1000;
     }
 
     /** A timed sleep of {@code nanos} (positive): rounded up to whole timer ticks; saturates. */

@@ -41,7 +41,8 @@ class MachineProfileFilesTest {
                 .contains("\"frequencyGhz\" : 3.4,\n  \"pauseCycles\" : 140,")
                 .contains("\"sleepGranularityNs\" : 15625000,")
                 .doesNotContain("E7")
-                .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 1,\n  \"wakeJitterPercent\" : 50,\n"
+                .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 1,\n  \"storeBytesPerCycle\" : 32,\n"
+                        + "  \"wakeJitterPercent\" : 50,\n"
                         + "  \"costJitterPercent\" : 5\n}\n");
         assertThat(MachineProfileFiles.parse(json, Format.JSON)).isEqualTo(windows);
     }
@@ -136,7 +137,8 @@ class MachineProfileFilesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("machine file '" + file + "': unknown key 'pauseCycle'; ")
                 .hasMessageContaining("valid keys: base, name, description, frequencyGhz, pauseCycles,")
-                .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode, wakeJitterPercent, costJitterPercent");
+                .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, "
+                        + "costJitterPercent");
     }
 
     @Test
@@ -263,7 +265,7 @@ class MachineProfileFilesTest {
     @Test
     void shouldStartWithBaseWhenListingValidKeys() {
         assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes",
-                "cyclesPerBytecode", "wakeJitterPercent", "costJitterPercent").hasSize(20);
+                "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent").hasSize(21);
     }
 
     private static MachineProfile parseJson(String fields) {
