@@ -45,9 +45,27 @@ final class CollectionsLincheck {
                 .sequentialSpecification(spec);
     }
 
+    /** The generation the structures are built under: the newest, unless {@link #checkUnder} says otherwise. */
+    private static volatile Tuning tuning = Tuning.current();
+
     /** A fresh context per structure under test (Lincheck creates one test instance per invocation). */
     static SpinContext context() {
-        return SpinContext.of(new CheckedPlatform(), Tuning.current().with(Knob.PAUSE, PauseMode.RAW));
+        return SpinContext.of(new CheckedPlatform(), tuning.with(Knob.PAUSE, PauseMode.RAW));
+    }
+
+    /**
+     * Runs {@code check} with the structures built under {@code generation}'s tuning (its spin on a
+     * lost race: where it sleeps, where it yields), then goes back to the newest. Lincheck builds
+     * every test instance on the thread that runs the check, so the setting reaches each one.
+     */
+    static void checkUnder(String generation, Runnable check) {
+        Tuning previous = tuning;
+        tuning = Tuning.parse(generation);
+        try {
+            check.run();
+        } finally {
+            tuning = previous;
+        }
     }
 
     /** A platform for checked code: real park/unpark, no busy PAUSE, deterministic jitter. */

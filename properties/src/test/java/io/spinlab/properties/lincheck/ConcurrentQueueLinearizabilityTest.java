@@ -10,6 +10,8 @@ import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * ConcurrentQueue is linearizable against {@link ConcurrentQueueSpec}. Segments of two slots
@@ -52,6 +54,14 @@ public class ConcurrentQueueLinearizabilityTest {
     @Test
     void shouldBeLinearizableWhenModelChecked() {
         CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class).check(getClass());
+    }
+
+    /** The segment spin of the other generations: sleep-at-20 (netcore2.0), no-sleep (netcore3.0); net6's above. */
+    @ParameterizedTest
+    @ValueSource(strings = {"netcore2.0", "netcore3.0"})
+    void shouldBeLinearizableWhenModelCheckedUnderEachGenerationsSegmentSpin(String generation) {
+        CollectionsLincheck.checkUnder(generation,
+                () -> CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class).check(getClass()));
     }
 
     @Test

@@ -62,6 +62,13 @@ public class ConcurrentStackLinearizabilityTest {
         CollectionsLincheck.modelChecking(StackSpec.class).check(getClass());
     }
 
+    /** The retry spin of netcore2.0 (sleep-at-20); the newest generation's (no-sleep, from 3.0) above. */
+    @Test
+    void shouldBeLinearizableWhenModelCheckedUnderNetcore20sRetrySpin() {
+        CollectionsLincheck.checkUnder("netcore2.0",
+                () -> CollectionsLincheck.modelChecking(StackSpec.class).check(getClass()));
+    }
+
     @Test
     void shouldBeLinearizableWhenStressed() {
         CollectionsLincheck.stress(StackSpec.class).check(getClass());
