@@ -5,9 +5,9 @@ import io.spinlab.model.tuning.ThreadRequestPolicy;
 
 /**
  * {@code thread-requests=cascading}: at most one outstanding worker request, which each woken
- * worker passes on when it finds more work. Later .NET's scheme (the pool's earlier notes date
- * it to .NET 9; not read at a commit); no generation spinlab models ships it, so it is a
- * what-if. Lock-free.
+ * worker passes on when it finds more work: .NET 9's three-stage scheme (dotnet/runtime #100506;
+ * {@code QueueProcessingStage} in {@code ThreadPoolWorkQueue.cs} @ 003a8322, whose handshake
+ * #121887 reverted in 2025); no generation spinlab models ships it, so it is a what-if. Lock-free.
  */
 final class CascadingThreadRequests implements ThreadRequests {
     /*

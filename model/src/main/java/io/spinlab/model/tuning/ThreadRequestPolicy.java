@@ -9,9 +9,9 @@ public enum ThreadRequestPolicy {
      */
     PER_ITEM,
     /**
-     * Later .NET: at most one outstanding request, which each woken worker passes on when it finds
-     * more work. No generation spinlab models ships it (the pool's notes date it to .NET 9; not
-     * read at a commit); kept as a what-if.
+     * .NET 9 (dotnet/runtime #100506, {@code QueueProcessingStage} in {@code ThreadPoolWorkQueue.cs}
+     * @ 003a8322): at most one outstanding request, which each woken worker passes on when it finds
+     * more work. No generation spinlab models ships it; kept as a what-if.
      */
     CASCADING
 }
