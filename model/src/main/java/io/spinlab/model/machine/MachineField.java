@@ -66,7 +66,12 @@ public enum MachineField {
      * Run-to-run noise of PAUSE and clock-read costs, %: with noise on, each PAUSE batch and
      * clock read costs its price times a uniform draw in [1 − p/100, 1 + p/100].
      */
-    COST_JITTER_PERCENT("costJitterPercent", Kind.NUMBER, 0, 100);
+    COST_JITTER_PERCENT("costJitterPercent", Kind.NUMBER, 0, 100),
+    /**
+     * Whose scheduler the machine runs, {@code windows} or {@code linux}: how a woken thread is
+     * placed, and what a yield and a zero sleep give way to (see {@link OperatingSystem}).
+     */
+    OS("os", Kind.CHOICE, 0, 0);
 
     /*
      * Implementation notes
@@ -88,7 +93,9 @@ public enum MachineField {
         /** An {@code int}, written without a fraction or exponent. */
         WHOLE_NUMBER,
         /** A finite {@code double}. */
-        NUMBER
+        NUMBER,
+        /** One of a fixed list of names ({@link #choices()}). */
+        CHOICE
     }
 
     /** Plain decimal notation, optionally with an exponent; excludes hex floats, NaN, type suffixes. */
@@ -119,6 +126,11 @@ public enum MachineField {
         return kind;
     }
 
+    /** The names a {@link Kind#CHOICE} field accepts; empty for the other kinds. */
+    public List<String> choices() {
+        return this == OS ? OperatingSystem.texts() : List.of();
+    }
+
     /** The smallest allowed value of a numeric field (0 for text fields). */
     public double min() {
         return min;
@@ -136,6 +148,9 @@ public enum MachineField {
         }
         if (kind == Kind.TEXT) {
             return "one line of text";
+        }
+        if (kind == Kind.CHOICE) {
+            return "one of " + String.join(", ", choices());
         }
         return format(min) + ".." + format(max);
     }
@@ -194,6 +209,7 @@ public enum MachineField {
             case STORE_BYTES_PER_CYCLE -> profile.storeBytesPerCycle();
             case WAKE_JITTER_PERCENT -> profile.wakeJitterPercent();
             case COST_JITTER_PERCENT -> profile.costJitterPercent();
+            case OS -> profile.os().text();
         };
     }
 
@@ -239,6 +255,17 @@ public enum MachineField {
         }
         checkWhole(machine, value);
         return (int) value;
+    }
+
+    /** Parses the name of an operating system ({@link #OS}), rejecting any other with the allowed names. */
+    OperatingSystem parseOs(String machine, String text) {
+        assert this == OS : this;
+        OperatingSystem os = OperatingSystem.byText(text.strip());
+        if (os == null) {
+            throw new IllegalArgumentException(prefix(machine) + fieldName + " = '" + text + "' is not known; allowed "
+                    + allowed());
+        }
+        return os;
     }
 
     /** Parses the text of a number field and checks it is finite and in range. */

@@ -15,6 +15,14 @@ import java.util.List;
  * {@code windows-skylake-i7-6700}. The class documentation of {@link MachineProfile} says
  * where each figure comes from.
  *
+ * <p>Scheduler rules ({@link OperatingSystem}): the published machines follow Windows' rules,
+ * except the 2017 MacBook Pro, which ran macOS, whose scheduler spinlab does not model (it keeps
+ * the Linux rules). The threads rarely state the operating system; the .NET team measured on
+ * Windows, so Windows is an assumption for those machines, not a fact read in each thread. The
+ * what-if parts follow Linux's rules. Their time slices and timers stay the Linux-like 4 ms and
+ * 1.06 ms except on {@code windows-skylake-i7-6700}: which quantum and timer period the
+ * published runs had is not known.
+ *
  * <table>
  *   <caption>Presets</caption>
  *   <tr><th>name</th><th>cores / threads</th><th>GHz</th><th>PAUSE cycles</th><th>PAUSE ns</th></tr>
@@ -81,33 +89,34 @@ public final class MachinePresets {
 
     private static final MachineProfile SKYLAKE_I7_6700 = part("skylake-i7-6700",
             "Core i7-6700, Skylake desktop: processor-scaled spin crawls here (coreclr #13556)",
-            3.4, 140, 4, 8).build();
+            3.4, 140, 4, 8).os(OperatingSystem.WINDOWS).build();
 
     private static final List<MachineProfile> ALL = List.of(
             part("sandybridge-e5-1650",
                     "Xeon E5-1650, 6-core Sandy Bridge, pre-Skylake PAUSE: +50 % without the multiply (#13556)",
                     3.2, 10, 6, 12).cacheLineTransferNs(HASWELL_TRANSFER_NS)
-                    .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).build(),
+                    .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).os(OperatingSystem.WINDOWS).build(),
             SKYLAKE_I7_6700,
             part("kabylake-e3-1245v6",
                     "Xeon E3-1245 v6, Kaby Lake: normalized PAUSE in SpinWait measured here (corert #7569)",
-                    3.7, 140, 4, 8).build(),
+                    3.7, 140, 4, 8).os(OperatingSystem.WINDOWS).build(),
             part("haswell-i5-4670k",
                     "Core i5-4670K, Haswell without SMT: normalized PAUSE close to neutral (corert #7569)",
-                    4.4, 10, 4, 4).cacheLineTransferNs(HASWELL_TRANSFER_NS).build(),
+                    4.4, 10, 4, 4).cacheLineTransferNs(HASWELL_TRANSFER_NS).os(OperatingSystem.WINDOWS).build(),
             part("kabylake-i7-7700hq",
                     "Core i7-7700HQ, 2017 MacBook Pro: lockless EventPipe reservation (runtime #50797)",
                     2.8, 140, 4, 8).build(),
             part("kabylake-i7-7700",
                     "Core i7-7700, desktop Kaby Lake: lockless EventPipe reservation (runtime #50797)",
-                    3.6, 140, 4, 8).build(),
+                    3.6, 140, 4, 8).os(OperatingSystem.WINDOWS).build(),
             part("ivybridge-e7-4x12",
                     "4-socket Ivy Bridge Xeon E7, 48 cores: lockless EventPipe reservation (runtime #50797)",
                     2.7, 10, 48, 96).cacheLineTransferNs(FOUR_SOCKET_TRANSFER_NS)
-                    .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).build(),
+                    .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).os(OperatingSystem.WINDOWS).build(),
             part("xeon-2s-32t",
                     "2-socket Xeon, 32 logical processors: ConcurrentQueue as global queue (coreclr #9234)",
-                    2.4, 10, 16, 32).cacheLineTransferNs(TWO_SOCKET_TRANSFER_NS).build(),
+                    2.4, 10, 16, 32).cacheLineTransferNs(TWO_SOCKET_TRANSFER_NS).os(OperatingSystem.WINDOWS)
+                    .build(),
             part("future-pause-300",
                     "What-if: a future x86 part whose PAUSE takes 300 cycles",
                     3.5, 300, 8, 16).build(),

@@ -99,6 +99,8 @@ import java.util.Objects;
  *                            applied only to simulations with noise on
  * @param costJitterPercent   run-to-run noise of each PAUSE batch's and clock read's cost, %
  *                            (uniform, symmetric), applied only with noise on
+ * @param os                  whose scheduler rules apply: how a woken thread is placed, and what
+ *                            a yield and a zero sleep give way to
  */
 public record MachineProfile(
         String name,
@@ -120,7 +122,8 @@ public record MachineProfile(
         double cyclesPerBytecode,
         double storeBytesPerCycle,
         double wakeJitterPercent,
-        double costJitterPercent) {
+        double costJitterPercent,
+        OperatingSystem os) {
 
     /*
      * Implementation notes
@@ -168,6 +171,7 @@ public record MachineProfile(
     private static final double DEFAULT_STORE_BYTES_PER_CYCLE = 32;
     private static final double DEFAULT_WAKE_JITTER_PERCENT = 50;
     private static final double DEFAULT_COST_JITTER_PERCENT = 5;
+    private static final OperatingSystem DEFAULT_OS = OperatingSystem.LINUX;
 
     private static final int MANTISSA_BITS = 52;
     private static final long MANTISSA_MASK = (1L << MANTISSA_BITS) - 1;
@@ -202,6 +206,10 @@ public record MachineProfile(
         MachineField.STORE_BYTES_PER_CYCLE.checkNumber(name, storeBytesPerCycle);
         MachineField.WAKE_JITTER_PERCENT.checkNumber(name, wakeJitterPercent);
         MachineField.COST_JITTER_PERCENT.checkNumber(name, costJitterPercent);
+        if (os == null) {
+            throw new IllegalArgumentException(MachineField.prefix(name) + "os is missing; allowed "
+                    + MachineField.OS.allowed());
+        }
     }
 
     /**
@@ -209,7 +217,7 @@ public record MachineProfile(
      * 3 GHz, 140-cycle PAUSE, 4 cores / 8 threads, clock read 20 ns, atomic 6.7 ns (20 cycles),
      * cache-line transfer 20 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
      * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, one cycle per bytecode, 32 bytes
-     * stored per cycle, no description.
+     * stored per cycle, Linux's scheduler rules, no description.
      */
     public static Builder builder(String name) {
         Builder builder = new Builder(DEFAULT_PHYSICAL_CORES, DEFAULT_LOGICAL_PROCESSORS);
@@ -231,6 +239,7 @@ public record MachineProfile(
         builder.storeBytesPerCycle = DEFAULT_STORE_BYTES_PER_CYCLE;
         builder.wakeJitterPercent = DEFAULT_WAKE_JITTER_PERCENT;
         builder.costJitterPercent = DEFAULT_COST_JITTER_PERCENT;
+        builder.os = DEFAULT_OS;
         return builder;
     }
 
@@ -255,6 +264,7 @@ public record MachineProfile(
         builder.storeBytesPerCycle = storeBytesPerCycle;
         builder.wakeJitterPercent = wakeJitterPercent;
         builder.costJitterPercent = costJitterPercent;
+        builder.os = os;
         return builder;
     }
 
@@ -436,6 +446,7 @@ public record MachineProfile(
         private double storeBytesPerCycle;
         private double wakeJitterPercent;
         private double costJitterPercent;
+        private OperatingSystem os;
 
         private Builder(int physicalCores, int logicalProcessors) {
             this.physicalCores = physicalCores;
@@ -559,6 +570,12 @@ public record MachineProfile(
             return this;
         }
 
+        /** See {@link MachineProfile#os()}. */
+        public Builder os(OperatingSystem os) {
+            this.os = os;
+            return this;
+        }
+
         /** See {@link MachineProfile#cyclesPerBytecode()}. */
         public Builder cyclesPerBytecode(double cyclesPerBytecode) {
             this.cyclesPerBytecode = cyclesPerBytecode;
@@ -602,6 +619,7 @@ public record MachineProfile(
                 case STORE_BYTES_PER_CYCLE -> storeBytesPerCycle(field.parseNumber(name, value));
                 case WAKE_JITTER_PERCENT -> wakeJitterPercent(field.parseNumber(name, value));
                 case COST_JITTER_PERCENT -> costJitterPercent(field.parseNumber(name, value));
+                case OS -> os(field.parseOs(name, value));
             };
         }
 
@@ -624,7 +642,7 @@ public record MachineProfile(
             return new MachineProfile(name, description, frequencyGhz, pauseCycles, cores, logical, clockReadNs,
                     atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
                     sleepGranularityNs, timeSliceNs, cacheLineBytes, cyclesPerBytecode,
-                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent);
+                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os);
         }
 
         private static boolean inRange(MachineField field, int value) {

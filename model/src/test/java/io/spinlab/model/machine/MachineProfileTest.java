@@ -82,10 +82,27 @@ class MachineProfileTest {
 
     /**
      * The fields written as numbers: the ones whose text can be of the wrong kind, non-finite or
-     * out of range (a TEXT field accepts any text, so the three tests below have nothing to check there).
+     * out of range (a TEXT field accepts any text, and the CHOICE field has its own test below).
      */
     static Stream<MachineField> numericFields() {
-        return Arrays.stream(MachineField.values()).filter(f -> f.kind() != MachineField.Kind.TEXT);
+        return Arrays.stream(MachineField.values())
+                .filter(f -> f.kind() == MachineField.Kind.NUMBER || f.kind() == MachineField.Kind.WHOLE_NUMBER);
+    }
+
+    @Test
+    void shouldAcceptOnlyTheModelledOperatingSystemsWhenOsIsSetByName() {
+        assertThat(SKYLAKE.os()).isEqualTo(OperatingSystem.WINDOWS);
+        assertThat(SKYLAKE.withField("os", "linux").os()).isEqualTo(OperatingSystem.LINUX);
+        assertThat(MachineProfile.builder("x").build().os()).as("the builder's default").isEqualTo(OperatingSystem.LINUX);
+        assertThat(MachineField.OS.text(SKYLAKE)).isEqualTo("windows");
+
+        for (String bad : new String[] {"macos", "Windows", ""}) {
+            assertThatThrownBy(() -> SKYLAKE.withField("os", bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("machine 'skylake-i7-6700': os = '" + bad + "' is not known; allowed one of windows, linux");
+        }
+        assertThatThrownBy(() -> MachineProfile.builder("x").os(null).build())
+                .hasMessage("machine 'x': os is missing; allowed one of windows, linux");
     }
 
     @ParameterizedTest
@@ -171,7 +188,7 @@ class MachineProfileTest {
                         + "frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("timeSliceNs, cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, "
                         + "wakeJitterPercent, "
-                        + "costJitterPercent");
+                        + "costJitterPercent, os");
     }
 
     @Test

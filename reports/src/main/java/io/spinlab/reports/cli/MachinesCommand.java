@@ -42,12 +42,12 @@ final class MachinesCommand implements Callable<Integer> {
 
     static String table(List<MachineProfile> presets) {
         TextTable table = new TextTable("machine", "cores/threads", "GHz", "PAUSE cycles", "PAUSE ns", "line xfer ns",
-                "wake µs", "sleep gran. ms", "slice ms", "description");
+                "wake µs", "sleep gran. ms", "slice ms", "os", "description");
         for (MachineProfile m : presets) {
             table.row(m.name(), m.physicalCores() + "/" + m.logicalProcessors(), fixed(m.frequencyGhz(), 1),
                     Integer.toString(m.pauseCycles()), fixed(m.pauseNs(), 1), fixed(m.cacheLineTransferNs(), 0),
                     fixed(m.wakeLatencyNs() / 1_000, 1), fixed(m.sleepGranularityNs() / 1_000_000, 2),
-                    fixed(m.timeSliceNs() / 1_000_000, 1), m.description());
+                    fixed(m.timeSliceNs() / 1_000_000, 1), m.os().text(), m.description());
         }
         return table.render();
     }
@@ -78,6 +78,7 @@ final class MachinesCommand implements Callable<Integer> {
             node.put("storeBytesPerCycle", m.storeBytesPerCycle());
             node.put("wakeJitterPercent", m.wakeJitterPercent());
             node.put("costJitterPercent", m.costJitterPercent());
+            node.put("os", m.os().text());
         }
         return mapper.writeValueAsString(array);
     }

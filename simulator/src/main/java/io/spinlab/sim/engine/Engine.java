@@ -2,6 +2,7 @@ package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachineSpec;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.machine.OperatingSystem;
 import io.spinlab.sim.memory.AccessKind;
 import io.spinlab.sim.memory.FieldLayouts;
 import io.spinlab.sim.memory.MemoryModel;
@@ -111,6 +112,8 @@ final class Engine {
     static final ThreadLocal<SimThread> RUNNING = new ThreadLocal<>();
 
     final MachineProfile machine;
+    /** Whose scheduler rules apply: where a woken thread goes, boosts, what a yield gives way to. */
+    private final OperatingSystem os;
     final OsCosts costs;
     final Scheduler scheduler;
     final Faults faults;
@@ -131,6 +134,8 @@ final class Engine {
     private final SimRandom platformRandom;
     private final EventQueue queue = new EventQueue();
     private final ArrayList<SimThread> threads = new ArrayList<>();
+    /** Threads started before the run, placed on processors in this order when it begins. */
+    private final List<SimThread> startedBeforeRun = new ArrayList<>();
     private final HashMap<Thread, SimThread> byThread = new HashMap<>();
     private final IdentityHashMap<Object, BlockerStats> blockers = new IdentityHashMap<>();
     private final ArrayList<BlockerStats> blockerOrder = new ArrayList<>();
@@ -173,6 +178,7 @@ final class Engine {
     Engine(MachineProfile machine, long seed, Faults faults, Budgets budgets, boolean traceOn, long traceLimit,
             String context, boolean memoryModel, int schedulingPoints, FieldLayouts layouts, boolean noise) {
         this.machine = machine;
+        this.os = machine.os();
         this.costs = OsCosts.of(machine);
         this.scheduler = new Scheduler(machine.logicalProcessors(), costs.timeSlicePicos());
         this.faults = faults;
@@ -267,17 +273,18 @@ final class Engine {
             return false;
         }
         Event e = queue.peek();
-        if (e == null || e.thread != me || e.kind != Event.RESUME) {
+        if (e == null || e.thread != me || e.kind != Event.RESUME || e.token != me.resumeToken) {
             return false;
         }
         long time = e.time;
         if (time > virtualLimitPicos || steps == maxSteps || ((steps + 1) & WALL_CHECK_MASK) == 0) {
             return false;
         }
-        if (scheduler.shouldPreempt(me.processor, time)) {
+        if (preemptDue(me, time)) {
             return false;
         }
         queue.recycle(queue.poll());
+        me.pauseEndPicos = 0;
         now = time;
         steps++;
         inlineContinuations++;
@@ -392,6 +399,7 @@ final class Engine {
     /** Creates a simulated thread, runnable at the current virtual time. */
     SimThread newThread(String name, Runnable task, int parent) {
         SimThread s = new SimThread(this, threads.size(), name, task, now);
+        s.lastProcessor = s.index % scheduler.processorCount();
         Thread vt = VirtualThreads.unstarted(s, name, s::body);
         s.thread = vt;
         threads.add(s);
@@ -417,7 +425,7 @@ final class Engine {
         }
         SimThread s = newThread(name, task, -1);
         s.state = ThreadState.RUNNABLE;
-        scheduler.enqueue(s.index);
+        startedBeforeRun.add(s);
         return s.thread;
     }
 
@@ -448,10 +456,10 @@ final class Engine {
     }
 
     private void placeInitialThreads() {
-        while (scheduler.idleCount() > 0 && scheduler.readyCount() > 0) {
-            SimThread s = threads.get(scheduler.pollReady());
-            dispatch(scheduler.lowestIdleProcessor(), s, now);
+        for (SimThread s : startedBeforeRun) {
+            place(s);
         }
+        startedBeforeRun.clear();
     }
 
     private void loop() {
@@ -474,6 +482,9 @@ final class Engine {
             if (kind == Event.WAKE && (token != t.wakeToken
                     || (t.state != ThreadState.PARKED && t.state != ThreadState.SLEEPING))) {
                 continue;
+            }
+            if (kind == Event.RESUME && token != t.resumeToken) {
+                continue; // a PAUSE batch cut short: its RESUME moved earlier
             }
             if (time > virtualLimit) {
                 now = virtualLimit;
@@ -507,8 +518,8 @@ final class Engine {
     // ------------------------------------------------------------------ event handlers
 
     private void onResume(SimThread t) {
-        int p = t.processor;
-        if (scheduler.shouldPreempt(p, now)) {
+        t.pauseEndPicos = 0;
+        if (preemptDue(t, now)) {
             preempt(t, false);
             return;
         }
@@ -646,7 +657,13 @@ final class Engine {
                 continueAfter(t, work, jittered(costs.clockReadPicos(), costJitter), Activity.WORKING);
             }
             case SimThread.REQ_CHARGE -> continueAfter(t, work, costs.atLeastFloor(t.reqArg), Activity.WORKING);
-            case SimThread.REQ_YIELD -> yieldProcessor(t);
+            case SimThread.REQ_YIELD -> {
+                if (t.reqArg == SimThread.YIELD_SLEEP_ZERO) {
+                    sleepZero(t);
+                } else {
+                    yieldProcessor(t);
+                }
+            }
             case SimThread.REQ_SLEEP -> sleep(t, t.reqArg);
             case SimThread.REQ_PARK -> park(t);
             case SimThread.REQ_UNPARK -> {
@@ -683,7 +700,8 @@ final class Engine {
             case SimThread.REQ_PAUSE -> schedulingLog.point(now, t, "PAUSE x " + t.reqArg, "");
             case SimThread.REQ_CLOCK -> schedulingLog.point(now, t, "clock", "");
             case SimThread.REQ_CHARGE -> schedulingLog.point(now, t, "charge " + Picos.format(t.reqArg), "");
-            case SimThread.REQ_YIELD -> schedulingLog.point(now, t, "yield", "");
+            case SimThread.REQ_YIELD -> schedulingLog.point(now, t,
+                    t.reqArg == SimThread.YIELD_SLEEP_ZERO ? "sleep 0" : "yield", "");
             case SimThread.REQ_SLEEP -> schedulingLog.point(now, t, "sleep " + t.reqArg + " ns", "");
             case SimThread.REQ_PARK -> schedulingLog.point(now, t, t.reqArg >= 0 ? "park " + t.reqArg + " ns" : "park",
                     t.reqObject == null ? "" : "on " + schedulingLog.name(t.reqObject));
@@ -716,13 +734,38 @@ final class Engine {
     private void pauseFor(SimThread t, long work, long pause) {
         long start = later(work);
         long sliceEnd = scheduler.sliceEndPicos(t.processor);
+        long batch = pause;
         if (sliceEnd > start && pause > sliceEnd - start) {
-            long first = sliceEnd - start;
-            t.pauseRemainingPicos = pause - first;
-            continueAfter(t, work, first, Activity.SPINNING);
-        } else {
-            continueAfter(t, work, pause, Activity.SPINNING);
+            batch = sliceEnd - start;
+            t.pauseRemainingPicos = pause - batch;
         }
+        continueAfter(t, work, batch, Activity.SPINNING);
+        t.pauseStartPicos = start;
+        t.pauseEndPicos = start + batch < start ? Long.MAX_VALUE : start + batch;
+    }
+
+    /**
+     * Ends running thread {@code r}'s PAUSE batch now (or where its PAUSEs begin, if its
+     * instructions before them still run), so that its next scheduling point comes at once: a
+     * higher-priority thread preempts it there. The PAUSE time not spent is owed, as at a
+     * slice end; charges and trace are taken back to the cut. Nothing happens when the current
+     * operation is not a PAUSE batch: every other one ends within nanoseconds.
+     */
+    private void cutPauseShort(SimThread r) {
+        if (r.pauseEndPicos <= now) {
+            return;
+        }
+        long cut = Math.max(now, r.pauseStartPicos);
+        long rest = r.pauseEndPicos - cut;
+        r.charge(Activity.SPINNING, -rest);
+        scheduler.processor(r.processor).addBusy(-rest);
+        if (trace != null) {
+            trace.cutShort(r.index, r.processor, cut);
+        }
+        r.pauseRemainingPicos += rest;
+        r.pauseEndPicos = cut;
+        r.resumeToken++;
+        queue.add(cut, Event.RESUME, r, r.resumeToken);
     }
 
     private void onWake(SimThread t) {
@@ -742,6 +785,9 @@ final class Engine {
             }
         }
         t.wakeUps++;
+        if (os == OperatingSystem.WINDOWS && t.wakeCause == SimThread.CAUSE_UNPARK) {
+            t.boosted = true; // a signal satisfied the wait
+        }
         if (t.wakeCause == SimThread.CAUSE_SPURIOUS) {
             t.spuriousWakeUps++;
         }
@@ -824,7 +870,7 @@ final class Engine {
             }
             trace.processorRun(t.processor, t.index, now, end);
         }
-        queue.add(end, Event.RESUME, t, 0);
+        queue.add(end, Event.RESUME, t, t.resumeToken);
     }
 
     /** One wake-up's latency: the machine's, with its noise when noise is on. */
@@ -857,11 +903,43 @@ final class Engine {
         return nanos;
     }
 
+    /**
+     * {@code SwitchToThread} and {@code sched_yield}: gives the processor to the first thread
+     * ready on this processor's own queue, never to one waiting elsewhere, and goes to the end
+     * of that queue; with nobody ready here it returns after the system call.
+     */
     private void yieldProcessor(SimThread t) {
+        int p = t.processor;
+        if (scheduler.readyCount(p) == 0) {
+            continueAfter(t, costs.yieldIdlePicos(), Activity.YIELDING);
+            return;
+        }
+        switchTo(t, scheduler.pollLocal(p));
+    }
+
+    /**
+     * Windows' {@code Sleep(0)}: gives up the rest of the slice to a thread ready anywhere (this
+     * processor's own first, else one it takes from another's queue); with nobody ready at all
+     * it returns after the system call. On Linux a zero sleep is {@code sched_yield}.
+     */
+    private void sleepZero(SimThread t) {
+        if (os != OperatingSystem.WINDOWS) {
+            yieldProcessor(t);
+            return;
+        }
         if (scheduler.readyCount() == 0) {
             continueAfter(t, costs.yieldIdlePicos(), Activity.YIELDING);
             return;
         }
+        switchTo(t, scheduler.pollForIdle(t.processor));
+    }
+
+    /**
+     * {@code t} yields its processor to ready thread {@code nextIndex}, taken off its queue, and
+     * waits at the end of its own processor's queue. Yielding ends the time slice, and with it a
+     * boost (Windows lowers a boosted priority when a quantum ends).
+     */
+    private void switchTo(SimThread t, int nextIndex) {
         long cost = costs.yieldReadyPicos();
         int p = t.processor;
         t.charge(Activity.YIELDING, cost);
@@ -870,11 +948,12 @@ final class Engine {
             trace.threadActivity(t.index, Activity.YIELDING, now, now + cost, -1);
         }
         t.contextSwitches++;
-        SimThread next = threads.get(scheduler.pollReady());
+        SimThread next = threads.get(nextIndex);
         t.processor = -1;
         t.state = ThreadState.RUNNABLE;
         t.stateSince = later(cost);
-        scheduler.enqueue(t.index);
+        t.boosted = false;
+        scheduler.enqueue(t.index, p, false, false);
         scheduler.vacate(p);
         dispatch(p, next, later(cost));
     }
@@ -975,6 +1054,8 @@ final class Engine {
             trace.preempted(now, t.index, injected);
         }
         int p = t.processor;
+        // Preempted by a higher priority, a thread keeps its place at the head of its level.
+        boolean byPriority = !t.boosted && scheduler.boostedReadyCount(p) > 0;
         t.processor = -1;
         t.state = ThreadState.RUNNABLE;
         t.stateSince = now;
@@ -983,13 +1064,29 @@ final class Engine {
             t.heldOff = true;
             queue.add(later(preemptionPicos), Event.READY, t, 0);
         } else {
-            scheduler.enqueue(t.index);
+            scheduler.enqueue(t.index, p, t.boosted, byPriority);
         }
+    }
+
+    /**
+     * Whether running thread {@code t} is preempted at its scheduling point at {@code time}: a
+     * boosted thread waits on its processor while it is not boosted (Windows), or it has used up
+     * its slice while another waits there. A boost ends when its thread completes a slice.
+     */
+    private boolean preemptDue(SimThread t, long time) {
+        int p = t.processor;
+        if (t.boosted && scheduler.sliceUsedUp(p, time)) {
+            t.boosted = false;
+        }
+        if (!t.boosted && scheduler.boostedReadyCount(p) > 0) {
+            return true;
+        }
+        return scheduler.shouldPreempt(p, time);
     }
 
     /** Processor {@code p}'s thread has left it: the next ready thread gets it after a switch, or it idles. */
     private void handOff(int p) {
-        int next = scheduler.pollReady();
+        int next = scheduler.pollForIdle(p);
         scheduler.vacate(p);
         if (next < 0) {
             return;
@@ -1006,12 +1103,32 @@ final class Engine {
         place(t);
     }
 
+    /**
+     * A ready thread takes an idle processor, its preferred one if idle; with none idle it
+     * waits on its preferred processor's queue, and a boosted thread there preempts an
+     * unboosted one (Windows: a higher priority preempts at once, so a PAUSE batch in progress
+     * is cut short).
+     *
+     * <p>Preferred processor: on Windows the thread's ideal processor (assigned round robin in
+     * creation order: thread index mod P), then the one it ran on last; on Linux the one it ran
+     * on last. Any other idle processor is taken lowest first.
+     */
     private void place(SimThread t) {
-        int p = scheduler.lowestIdleProcessor();
-        if (p >= 0) {
+        int ideal = t.index % scheduler.processorCount();
+        int home = os == OperatingSystem.WINDOWS ? ideal : t.lastProcessor;
+        if (scheduler.idleCount() > 0) {
+            int p = scheduler.isIdle(home) ? home
+                    : scheduler.isIdle(t.lastProcessor) ? t.lastProcessor
+                    : scheduler.lowestIdleProcessor();
             dispatch(p, t, now);
-        } else {
-            scheduler.enqueue(t.index);
+            return;
+        }
+        scheduler.enqueue(t.index, home, t.boosted, false);
+        if (t.boosted) {
+            SimThread running = threads.get(scheduler.processor(home).thread());
+            if (!running.boosted) {
+                cutPauseShort(running);
+            }
         }
     }
 
@@ -1027,6 +1144,7 @@ final class Engine {
         }
         t.state = ThreadState.RUNNING;
         t.processor = p;
+        t.lastProcessor = p;
         long sliceStart = begin;
         if (pendingPhase[p]) {
             // The processor's timer has a phase of its own: its first slice ends anywhere within
@@ -1037,7 +1155,7 @@ final class Engine {
         }
         scheduler.occupy(p, t.index, sliceStart);
         digest.record(begin, DIGEST_DISPATCH, t.index, p, 0);
-        queue.add(begin, Event.RESUME, t, 0);
+        queue.add(begin, Event.RESUME, t, t.resumeToken);
     }
 
     private long later(long delta) {

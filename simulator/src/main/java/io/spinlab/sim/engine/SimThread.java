@@ -37,6 +37,10 @@ final class SimThread implements Executor {
     static final int REQ_CHARGE = 8;
     /** A volatile or VarHandle access of guest code (memory model on): reqObject, reqArg = offset << 2 | kind. */
     static final int REQ_MEMORY = 9;
+    /** REQ_YIELD's argument for {@code Platform.yieldThread}: {@code SwitchToThread} or {@code sched_yield}. */
+    static final long YIELD_SWITCH_TO_THREAD = 0;
+    /** REQ_YIELD's argument for {@code Platform.sleep(0)}: Windows' {@code Sleep(0)}, Linux's {@code sched_yield}. */
+    static final long YIELD_SLEEP_ZERO = 1;
     /** Bits of reqArg that hold the access kind of a REQ_MEMORY. */
     static final int MEMORY_KIND_BITS = 2;
 
@@ -99,8 +103,21 @@ final class SimThread implements Executor {
     boolean requestDeferred;
     /** The request in req* was handled on the thread itself, which then parked anyway (Engine.call). */
     boolean requestHandled;
-    /** PAUSE time still owed by a batch that a time-slice end interrupted, ps. */
+    /** PAUSE time still owed by a batch that a time-slice end or a preemption interrupted, ps. */
     long pauseRemainingPicos;
+    /** When the PAUSE batch in progress ends, or 0 when the thread's current operation is not one, ps. */
+    long pauseEndPicos;
+    /** When the PAUSE time of the batch in progress began (after its instructions), ps. */
+    long pauseStartPicos;
+    /** The token of this thread's one valid RESUME; cutting a PAUSE batch short supersedes the pending one. */
+    long resumeToken;
+    /** The processor this thread ran on last, or its ideal processor before it first runs. */
+    int lastProcessor;
+    /**
+     * Windows' priority boost: set when a signal ends the thread's wait, cleared when the thread
+     * completes a time slice; a boosted thread runs ahead of unboosted ones.
+     */
+    boolean boosted;
 
     final long startPicos;
     long endPicos = -1;

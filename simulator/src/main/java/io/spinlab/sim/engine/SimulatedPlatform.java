@@ -86,13 +86,13 @@ public final class SimulatedPlatform implements Platform {
 
     @Override
     public void yieldThread() {
-        engine.call(SimThread.REQ_YIELD, 0, null);
+        engine.call(SimThread.REQ_YIELD, SimThread.YIELD_SWITCH_TO_THREAD, null);
     }
 
     @Override
     public void sleep(long nanos) {
         if (nanos <= 0) {
-            engine.call(SimThread.REQ_YIELD, 1, null);
+            engine.call(SimThread.REQ_YIELD, SimThread.YIELD_SLEEP_ZERO, null);
         } else {
             engine.call(SimThread.REQ_SLEEP, nanos, null);
         }

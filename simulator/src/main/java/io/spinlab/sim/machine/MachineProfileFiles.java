@@ -50,10 +50,11 @@ import java.util.Objects;
  *   <li>Without {@code base}, every field must be given except {@code description}
  *       (default empty), {@code cacheLineBytes} (default 64), {@code cyclesPerBytecode}
  *       (default 1), {@code storeBytesPerCycle} (default 32), {@code wakeJitterPercent}
- *       (default 50) and {@code costJitterPercent}
- *       (default 5); the missing ones are listed.</li>
+ *       (default 50), {@code costJitterPercent} (default 5) and {@code os} (default
+ *       {@code linux}); the missing ones are listed.</li>
  *   <li>Whole-number fields take integer literals; number fields take any finite number;
- *       {@code name}, {@code description} and {@code base} take strings.</li>
+ *       {@code name}, {@code description} and {@code base} take strings, {@code os} one of
+ *       {@code windows} and {@code linux}.</li>
  * </ul>
  *
  * <p>Nothing is clamped, defaulted behind the user's back or ignored: an unknown or duplicate
@@ -281,7 +282,7 @@ public final class MachineProfileFiles {
             boolean optional = field == MachineField.DESCRIPTION || field == MachineField.CACHE_LINE_BYTES
                     || field == MachineField.CYCLES_PER_BYTECODE || field == MachineField.STORE_BYTES_PER_CYCLE
                     || field == MachineField.WAKE_JITTER_PERCENT
-                    || field == MachineField.COST_JITTER_PERCENT;
+                    || field == MachineField.COST_JITTER_PERCENT || field == MachineField.OS;
             if (!optional && !values.containsKey(field)) {
                 missing.add(field.fieldName());
             }
@@ -289,7 +290,8 @@ public final class MachineProfileFiles {
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException(source + ": missing " + String.join(", ", missing)
                     + "; a file without \"" + BASE_KEY + "\" gives every field (all but description, "
-                    + "cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent and costJitterPercent), "
+                    + "cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, costJitterPercent "
+                    + "and os), "
                     + "or starts from a "
                     + "preset with \"" + BASE_KEY + "\": one of "
                     + String.join(", ", MachinePresets.names()));
@@ -301,13 +303,13 @@ public final class MachineProfileFiles {
     /** The node's value as text for Builder.set, after checking it is of the field's kind. */
     private static String valueText(MachineField field, JsonNode node, String source) {
         boolean ok = switch (field.kind()) {
-            case TEXT -> node.isTextual();
+            case TEXT, CHOICE -> node.isTextual();
             case WHOLE_NUMBER -> node.isIntegralNumber();
             case NUMBER -> node.isNumber();
         };
         if (!ok) {
             String expected = switch (field.kind()) {
-                case TEXT -> "text";
+                case TEXT, CHOICE -> "text";
                 case WHOLE_NUMBER -> "a whole number";
                 case NUMBER -> "a number";
             };

@@ -3,9 +3,9 @@ package io.spinlab.sim.os;
 import java.util.Arrays;
 
 /**
- * The ready threads waiting for a processor, first in first out, as thread indices. One global
- * queue serves every processor (a thread waits for whichever processor frees first). Not
- * thread-safe: only the engine touches it.
+ * Ready threads waiting for a processor, first in first out, as thread indices: one priority
+ * level of one processor's queue in the {@link Scheduler}. Not thread-safe: only the engine
+ * touches it.
  */
 public final class RunQueue {
     /*
@@ -28,6 +28,16 @@ public final class RunQueue {
             grow();
         }
         items[(head + size) & (items.length - 1)] = index;
+        size++;
+    }
+
+    /** Puts thread {@code index} first. */
+    public void addFirst(int index) {
+        if (size == items.length) {
+            grow();
+        }
+        head = (head - 1) & (items.length - 1);
+        items[head] = index;
         size++;
     }
 

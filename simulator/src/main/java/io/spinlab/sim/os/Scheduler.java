@@ -5,16 +5,21 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The OS scheduler model: {@code P} logical processors, one global FIFO run queue, and time
- * slices. It decides <em>where</em> a thread runs and <em>who</em> runs next; the engine decides
- * <em>when</em>, from the {@link OsCosts}.
+ * The OS scheduler model: {@code P} logical processors, each with its own ready queue, and time
+ * slices. It keeps <em>where</em> threads wait and decides <em>who</em> runs next; the engine
+ * decides <em>when</em>, from the {@link OsCosts}, and applies the rules of the profile's
+ * operating system (which processor a woken thread prefers, boosts, yields).
  *
  * <ul>
- *   <li>A thread that becomes runnable takes the lowest-numbered idle processor, or queues.</li>
- *   <li>A processor that frees takes the first queued thread, or goes idle.</li>
- *   <li>A thread that has run a full time slice while the queue is not empty is preempted at
- *       its next scheduling point ({@link #shouldPreempt}); with nobody waiting its slice is
- *       simply renewed.</li>
+ *   <li>A ready thread waits on one processor's queue, in two priority levels: threads whose
+ *       wait just ended with a boost ({@code boosted}) ahead of the rest, each level first in
+ *       first out.</li>
+ *   <li>A processor that frees takes the first thread of its own queue; with its own queue empty
+ *       it takes one from another processor's queue ({@link #pollForIdle}), as both Windows'
+ *       idle processors and Linux's idle balancing do; with none anywhere it idles.</li>
+ *   <li>A thread that has run a full time slice while its processor's queue is not empty is
+ *       preempted at its next scheduling point ({@link #shouldPreempt}); with nobody waiting
+ *       there its slice is simply renewed.</li>
  * </ul>
  * Not thread-safe: only the engine touches it.
  */
@@ -23,19 +28,25 @@ public final class Scheduler {
      * Implementation notes
      *
      * Invariants: a processor's thread is IDLE iff its bit is set in idleMask; a thread index
-     * is in the run queue at most once and never while it occupies a processor (the engine
-     * keeps the second half; assertions check the first).
+     * is in at most one ready queue, at most once, and never while it occupies a processor (the
+     * engine keeps this; assertions check what they cheaply can); readyCount is the sum of the
+     * queues' sizes. The engine only queues a thread when no processor is idle, so a processor
+     * with an empty queue has nothing to steal from while another is idle.
      *
-     * Why the lowest idle processor rather than the last one the thread ran on: affinity would
-     * matter with a cache model, which this OS model does not have yet; the lowest index is
-     * deterministic and cheap (one numberOfTrailingZeros per 64 processors).
+     * Why stealing takes from the fullest queue (ties: the first after the thief, in index
+     * order): it is what Linux's idle balance aims at (the busiest run queue) and it keeps the
+     * choice deterministic and independent of which processor happens to be numbered 0.
+     * Boosted threads are taken first from any queue, as Windows' idle scan looks for the
+     * highest priority ready thread.
      */
 
     private final Processor[] processors;
     private final long[] idleMask;
-    private final RunQueue runQueue = new RunQueue();
+    private final RunQueue[] ready;
+    private final RunQueue[] readyBoosted;
     private final long timeSlicePicos;
     private int idleCount;
+    private int readyCount;
 
     /**
      * @param processorCount logical processors, at least 1
@@ -50,9 +61,13 @@ public final class Scheduler {
         }
         this.processors = new Processor[processorCount];
         this.idleMask = new long[(processorCount + 63) >>> 6];
+        this.ready = new RunQueue[processorCount];
+        this.readyBoosted = new RunQueue[processorCount];
         for (int i = 0; i < processorCount; i++) {
             processors[i] = new Processor(i);
             idleMask[i >>> 6] |= 1L << i;
+            ready[i] = new RunQueue();
+            readyBoosted[i] = new RunQueue();
         }
         this.idleCount = processorCount;
         this.timeSlicePicos = timeSlicePicos;
@@ -113,29 +128,106 @@ public final class Scheduler {
         idleCount++;
     }
 
-    /** Appends a ready thread to the run queue. */
-    public void enqueue(int threadIndex) {
-        runQueue.add(threadIndex);
+    /** Whether {@code processor} runs no thread. */
+    public boolean isIdle(int processor) {
+        return processors[processor].idle();
     }
 
-    /** The next ready thread, or -1. */
-    public int pollReady() {
-        return runQueue.poll();
+    /**
+     * Queues ready thread {@code threadIndex} on {@code processor}: last of its priority level,
+     * or first of it with {@code first} (a thread preempted by a higher priority keeps its place).
+     */
+    public void enqueue(int threadIndex, int processor, boolean boosted, boolean first) {
+        RunQueue queue = boosted ? readyBoosted[processor] : ready[processor];
+        if (first) {
+            queue.addFirst(threadIndex);
+        } else {
+            queue.add(threadIndex);
+        }
+        readyCount++;
     }
 
-    /** Removes a thread from the run queue, if there. */
+    /** The first ready thread of {@code processor}'s own queue, boosted ones first, or -1. */
+    public int pollLocal(int processor) {
+        int index = readyBoosted[processor].poll();
+        if (index < 0) {
+            index = ready[processor].poll();
+        }
+        if (index >= 0) {
+            readyCount--;
+        }
+        return index;
+    }
+
+    /**
+     * The thread {@code processor} runs next when it would otherwise idle: its own first, else a
+     * boosted thread from the first queue after it that has one, else the first thread of the
+     * fullest queue (ties: the first after it); -1 when nobody is ready.
+     */
+    public int pollForIdle(int processor) {
+        int local = pollLocal(processor);
+        if (local >= 0 || readyCount == 0) {
+            return local;
+        }
+        int n = processors.length;
+        for (int step = 1; step < n; step++) {
+            int q = (processor + step) % n;
+            if (!readyBoosted[q].isEmpty()) {
+                readyCount--;
+                return readyBoosted[q].poll();
+            }
+        }
+        int fullest = -1;
+        for (int step = 1; step < n; step++) {
+            int q = (processor + step) % n;
+            if (fullest < 0 ? !ready[q].isEmpty() : ready[q].size() > ready[fullest].size()) {
+                fullest = q;
+            }
+        }
+        assert fullest >= 0 : this;
+        readyCount--;
+        return ready[fullest].poll();
+    }
+
+    /** Removes a thread from whichever ready queue holds it, if any. */
     public boolean removeReady(int threadIndex) {
-        return runQueue.remove(threadIndex);
+        for (int p = 0; p < processors.length; p++) {
+            if (readyBoosted[p].remove(threadIndex) || ready[p].remove(threadIndex)) {
+                readyCount--;
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** Threads waiting for a processor. */
+    /** Threads waiting for a processor, on every queue. */
     public int readyCount() {
-        return runQueue.size();
+        return readyCount;
     }
 
-    /** The run queue, first to last. */
+    /** Threads waiting on {@code processor}'s own queue. */
+    public int readyCount(int processor) {
+        return readyBoosted[processor].size() + ready[processor].size();
+    }
+
+    /** Boosted threads waiting on {@code processor}'s own queue. */
+    public int boostedReadyCount(int processor) {
+        return readyBoosted[processor].size();
+    }
+
+    /** Every ready thread: processor by processor, boosted ones first on each. */
     public int[] readyThreads() {
-        return runQueue.toArray();
+        int[] all = new int[readyCount];
+        int i = 0;
+        for (int p = 0; p < processors.length; p++) {
+            for (int index : readyBoosted[p].toArray()) {
+                all[i++] = index;
+            }
+            for (int index : ready[p].toArray()) {
+                all[i++] = index;
+            }
+        }
+        return all;
     }
 
     /** When the current slice of {@code processor} ends (it may be renewed then; see {@link #shouldPreempt}). */
@@ -144,24 +236,35 @@ public final class Scheduler {
         return end < 0 ? Long.MAX_VALUE : end;
     }
 
+    /** Whether the thread on {@code processor} has run a full time slice by {@code now}. */
+    public boolean sliceUsedUp(int processor, long now) {
+        return now - processors[processor].sliceStartPicos() >= timeSlicePicos;
+    }
+
     /**
      * Time-slice check at a scheduling point of the thread on {@code processor}: true if it has
-     * run a full slice and another thread waits. With nobody waiting, an expired slice is renewed.
+     * run a full slice and another thread waits on this processor's queue. With nobody waiting
+     * there, an expired slice is renewed.
      */
     public boolean shouldPreempt(int processor, long now) {
-        Processor p = processors[processor];
-        if (now - p.sliceStartPicos() < timeSlicePicos) {
+        if (!sliceUsedUp(processor, now)) {
             return false;
         }
-        if (!runQueue.isEmpty()) {
+        if (readyCount(processor) > 0) {
             return true;
         }
-        p.renewSlice(now);
+        processors[processor].renewSlice(now);
         return false;
     }
 
     @Override
     public String toString() {
-        return "Scheduler[" + processors.length + " processors, " + idleCount + " idle, " + runQueue + "]";
+        StringBuilder queues = new StringBuilder();
+        for (int p = 0; p < processors.length; p++) {
+            if (readyCount(p) > 0) {
+                queues.append(", cpu").append(p).append(' ').append(readyBoosted[p]).append(ready[p]);
+            }
+        }
+        return "Scheduler[" + processors.length + " processors, " + idleCount + " idle" + queues + "]";
     }
 }

@@ -132,6 +132,19 @@ public final class TraceRecorder {
         openProcessorEnd[processor] = end;
     }
 
+    /**
+     * Thread {@code thread}'s last activity and its run on {@code processor} end at {@code at}
+     * after all: the operation recorded last for both was cut short (a PAUSE batch preempted).
+     */
+    public void cutShort(int thread, int processor, long at) {
+        if (thread < openThreadEnd.length && openThreadKind[thread] >= 0 && openThreadEnd[thread] > at) {
+            openThreadEnd[thread] = Math.max(at, openThreadStart[thread]);
+        }
+        if (openProcessorThread[processor] == thread && openProcessorEnd[processor] > at) {
+            openProcessorEnd[processor] = Math.max(at, openProcessorStart[processor]);
+        }
+    }
+
     /** {@code waker} unparked {@code target} at {@code time}; {@code flowId} joins it to the wake-up, or -1. */
     public void unpark(long time, int waker, int target, long flowId) {
         addInstant(UNPARK, time, waker, target, flowId);

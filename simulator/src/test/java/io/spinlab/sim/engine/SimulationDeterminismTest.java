@@ -107,5 +107,5 @@ class SimulationDeterminismTest {
         assertThat(result.digest()).isEqualTo(GOLDEN);
     }
 
-    private static final String GOLDEN = "9a28a800acd43db0f6225994665fa00169428af7e1d7180d24f5c26407947d33";
+    private static final String GOLDEN = "1bff4d1a8089c2af1c4c083f52aa7ac2505d07af93936f844843b89a5eb701a6";
 }

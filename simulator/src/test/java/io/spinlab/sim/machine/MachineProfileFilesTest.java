@@ -43,7 +43,8 @@ class MachineProfileFilesTest {
                 .doesNotContain("E7")
                 .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 1,\n  \"storeBytesPerCycle\" : 32,\n"
                         + "  \"wakeJitterPercent\" : 50,\n"
-                        + "  \"costJitterPercent\" : 5\n}\n");
+                        + "  \"costJitterPercent\" : 5,\n"
+                        + "  \"os\" : \"windows\"\n}\n");
         assertThat(MachineProfileFiles.parse(json, Format.JSON)).isEqualTo(windows);
     }
 
@@ -138,7 +139,7 @@ class MachineProfileFilesTest {
                 .hasMessageStartingWith("machine file '" + file + "': unknown key 'pauseCycle'; ")
                 .hasMessageContaining("valid keys: base, name, description, frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, "
-                        + "costJitterPercent");
+                        + "costJitterPercent, os");
     }
 
     @Test
@@ -265,7 +266,7 @@ class MachineProfileFilesTest {
     @Test
     void shouldStartWithBaseWhenListingValidKeys() {
         assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes",
-                "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent").hasSize(21);
+                "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent", "os").hasSize(22);
     }
 
     private static MachineProfile parseJson(String fields) {

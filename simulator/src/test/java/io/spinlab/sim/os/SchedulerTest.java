@@ -30,16 +30,64 @@ class SchedulerTest {
     }
 
     @Test
-    void shouldPreemptOnlyWhenSliceIsUsedUpAndAnotherThreadWaits() {
-        Scheduler scheduler = new Scheduler(1, 1_000);
+    void shouldPreemptOnlyWhenSliceIsUsedUpAndAnotherThreadWaitsOnTheSameProcessor() {
+        Scheduler scheduler = new Scheduler(2, 1_000);
         scheduler.occupy(0, 0, 100);
+        scheduler.occupy(1, 1, 100);
 
         assertThat(scheduler.shouldPreempt(0, 1_099)).isFalse();
         assertThat(scheduler.shouldPreempt(0, 1_100)).as("nobody waits: slice renewed").isFalse();
         assertThat(scheduler.processor(0).sliceStartPicos()).isEqualTo(1_100);
-        scheduler.enqueue(1);
-        assertThat(scheduler.shouldPreempt(0, 2_099)).isFalse();
-        assertThat(scheduler.shouldPreempt(0, 2_100)).isTrue();
+        scheduler.enqueue(2, 1, false, false);
+        assertThat(scheduler.shouldPreempt(0, 2_100)).as("the waiter is on cpu1's queue").isFalse();
+        assertThat(scheduler.shouldPreempt(1, 1_099)).isFalse();
+        assertThat(scheduler.shouldPreempt(1, 1_100)).isTrue();
+    }
+
+    @Test
+    void shouldServeBoostedThreadsFirstAndPutAPreemptedThreadAheadOfItsLevel() {
+        Scheduler scheduler = new Scheduler(1, 1_000);
+        scheduler.enqueue(1, 0, false, false);
+        scheduler.enqueue(2, 0, true, false);
+        scheduler.enqueue(3, 0, false, true);
+        scheduler.enqueue(4, 0, true, false);
+
+        assertThat(scheduler.readyCount(0)).isEqualTo(4);
+        assertThat(scheduler.boostedReadyCount(0)).isEqualTo(2);
+        assertThat(scheduler.readyThreads()).containsExactly(2, 4, 3, 1);
+        assertThat(new int[] {scheduler.pollLocal(0), scheduler.pollLocal(0), scheduler.pollLocal(0),
+                scheduler.pollLocal(0), scheduler.pollLocal(0)}).containsExactly(2, 4, 3, 1, -1);
+        assertThat(scheduler.readyCount()).isZero();
+    }
+
+    @Test
+    void shouldStealABoostedThreadFirstThenFromTheFullestQueueWhenItsOwnQueueIsEmpty() {
+        Scheduler scheduler = new Scheduler(4, 1_000);
+        scheduler.enqueue(10, 0, false, false);
+        scheduler.enqueue(11, 0, false, false);
+        scheduler.enqueue(12, 2, false, false);
+        scheduler.enqueue(13, 2, false, false);
+        scheduler.enqueue(14, 3, true, false);
+
+        assertThat(scheduler.pollForIdle(1)).as("a boosted thread anywhere comes first").isEqualTo(14);
+        assertThat(scheduler.pollForIdle(1)).as("the fullest queues tie: the first after cpu1").isEqualTo(12);
+        assertThat(scheduler.pollForIdle(1)).as("cpu0 is now the fullest").isEqualTo(10);
+        assertThat(scheduler.pollForIdle(2)).as("its own queue first").isEqualTo(13);
+        assertThat(scheduler.pollForIdle(2)).isEqualTo(11);
+        assertThat(scheduler.pollForIdle(2)).isEqualTo(-1);
+        assertThat(scheduler.readyCount()).isZero();
+    }
+
+    @Test
+    void shouldRemoveAReadyThreadFromWhicheverQueueHoldsIt() {
+        Scheduler scheduler = new Scheduler(3, 1_000);
+        scheduler.enqueue(5, 2, true, false);
+        scheduler.enqueue(6, 1, false, false);
+
+        assertThat(scheduler.removeReady(5)).isTrue();
+        assertThat(scheduler.removeReady(5)).isFalse();
+        assertThat(scheduler.readyCount()).isEqualTo(1);
+        assertThat(scheduler.readyThreads()).containsExactly(6);
     }
 
     @Test
@@ -60,5 +108,8 @@ class SchedulerTest {
         assertThat(queue.size()).isEqualTo(39);
         assertThat(queue.toArray()).startsWith(20, 21).endsWith(58, 59).doesNotContain(45);
         assertThat(queue.poll()).isEqualTo(20);
+        queue.addFirst(99);
+        assertThat(queue.poll()).isEqualTo(99);
+        assertThat(queue.poll()).isEqualTo(21);
     }
 }

@@ -1,0 +1,159 @@
+package io.spinlab.sim.engine;
+
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.machine.OperatingSystem;
+import io.spinlab.sim.trace.Activity;
+import io.spinlab.sim.trace.ThreadMetrics;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operating systems' scheduling rules, with exact expected virtual times: per-processor
+ * ready queues, what {@code SwitchToThread}/{@code sched_yield} and a zero sleep give way to,
+ * and Windows' priority boost on a signalled wake-up. Each figure follows from the profile below
+ * and the rules in {@code Engine} and {@code Scheduler}.
+ */
+class OsSchedulingRulesTest {
+
+    private static final long NS = 1_000L;
+    private static final long US = 1_000_000L;
+    private static final long MS = 1_000_000_000L;
+
+    /**
+     * 1 GHz, a 100-cycle PAUSE (100 ns), context switch 3 µs, wake latency 5 µs, yield 3 µs /
+     * 300 ns, time slice 4 ms, atomic 10 ns.
+     */
+    private static MachineProfile machine(int processors, OperatingSystem os) {
+        return MachineProfile.builder("rules-" + os)
+                .frequencyGhz(1.0)
+                .pauseCycles(100)
+                .physicalCores(processors)
+                .logicalProcessors(processors)
+                .clockReadNs(20)
+                .atomicOpNs(10)
+                .contextSwitchNs(3_000)
+                .wakeLatencyNs(5_000)
+                .yieldReadyNs(3_000)
+                .yieldIdleNs(300)
+                .timeSliceNs(4_000_000)
+                .os(os)
+                .build();
+    }
+
+    /**
+     * Two processors: "busy" (thread 0) runs on cpu0 for 10 µs, "caller" (thread 1) on cpu1, and
+     * "queued" (thread 2, whose preferred processor is cpu0) waits on cpu0's queue. The caller
+     * then yields or sleeps for zero, and PAUSEs 10 µs; returns {caller's return, queued's start} in ps.
+     */
+    private static long[] yieldWithAThreadReadyOnTheOtherProcessor(OperatingSystem os, boolean sleepZero) {
+        Simulation sim = Simulation.builder(machine(2, os)).seed(1).build();
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong callerBack = new AtomicLong();
+        AtomicLong queuedStarted = new AtomicLong();
+        sim.startThread("busy", () -> platform.pause(100));
+        sim.startThread("caller", () -> {
+            if (sleepZero) {
+                platform.sleep(0);
+            } else {
+                platform.yieldThread();
+            }
+            callerBack.set(platform.nowPicos());
+            platform.pause(100);
+        });
+        sim.startThread("queued", () -> {
+            queuedStarted.set(platform.nowPicos());
+            platform.pause(10);
+        });
+        SimulationResult result = sim.run().requireCompleted();
+        assertThat(result.metrics().thread("caller").contextSwitches()).isEqualTo(callerBack.get() == 300 * NS ? 0 : 1);
+        return new long[] {callerBack.get(), queuedStarted.get()};
+    }
+
+    @Test
+    void shouldNotSwitchToAThreadReadyOnAnotherProcessorWhenYielding() {
+        for (OperatingSystem os : OperatingSystem.values()) {
+            long[] times = yieldWithAThreadReadyOnTheOtherProcessor(os, false);
+
+            assertThat(times[0]).as("%s: the yield finds cpu1's queue empty and returns after the system call", os)
+                    .isEqualTo(300 * NS);
+            assertThat(times[1]).as("%s: the queued thread waits for cpu0: 10 µs + a context switch", os)
+                    .isEqualTo(13 * US);
+        }
+    }
+
+    @Test
+    void shouldGiveWayToAThreadReadyAnywhereWhenSleepingZeroOnWindowsOnly() {
+        long[] windows = yieldWithAThreadReadyOnTheOtherProcessor(OperatingSystem.WINDOWS, true);
+        // cpu1 takes the queued thread from cpu0's queue (3 µs switch); it runs 1 µs, then the
+        // caller, on cpu1's queue, gets cpu1 back after another switch.
+        assertThat(windows[1]).isEqualTo(3 * US);
+        assertThat(windows[0]).isEqualTo(7 * US);
+
+        long[] linux = yieldWithAThreadReadyOnTheOtherProcessor(OperatingSystem.LINUX, true);
+        assertThat(linux[0]).as("Sleep(0) is sched_yield on Linux").isEqualTo(300 * NS);
+        assertThat(linux[1]).isEqualTo(13 * US);
+    }
+
+    /**
+     * One processor: "waiter" parks at once; "spinner" gets the processor after a context switch
+     * (3 µs), unparks the waiter (10 ns) and PAUSEs for 10 ms; the woken waiter PAUSEs 10 ms too.
+     * Returns {waiter's wake-up, spinner's return, waiter's return} in ps and the two threads' metrics.
+     */
+    private static long[] boostScenario(OperatingSystem os, ThreadMetrics[] metrics) {
+        Simulation sim = Simulation.builder(machine(1, os)).seed(1).build();
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong woke = new AtomicLong();
+        AtomicLong waiterDone = new AtomicLong();
+        AtomicLong spinnerDone = new AtomicLong();
+        Thread waiter = sim.startThread("waiter", () -> {
+            platform.park(OsSchedulingRulesTest.class);
+            woke.set(platform.nowPicos());
+            platform.pause(100_000);
+            waiterDone.set(platform.nowPicos());
+        });
+        sim.startThread("spinner", () -> {
+            platform.unpark(waiter);
+            platform.pause(100_000);
+            spinnerDone.set(platform.nowPicos());
+        });
+        SimulationResult result = sim.run().requireCompleted();
+        metrics[0] = result.metrics().thread("waiter");
+        metrics[1] = result.metrics().thread("spinner");
+        return new long[] {woke.get(), spinnerDone.get(), waiterDone.get()};
+    }
+
+    @Test
+    void shouldPreemptARunningThreadMidPauseWhenABoostedThreadWakesOnWindows() {
+        ThreadMetrics[] metrics = new ThreadMetrics[2];
+        long[] times = boostScenario(OperatingSystem.WINDOWS, metrics);
+
+        // Unpark at 3 µs, ready at 8 µs: the boosted waiter preempts the spinner's PAUSE batch
+        // (begun at 3.01 µs, after the unpark's 10 ns) there and runs after a context switch.
+        assertThat(times[0]).isEqualTo(11 * US);
+        // The boost ends with the waiter's first full slice (4 ms after 11 µs): the spinner,
+        // waiting first in line, gets the processor back after a switch and owes 9.99501 ms of
+        // PAUSE. Slice ends then alternate the two, a switch between each: spinner 4 ms, waiter
+        // 4 ms, spinner 4 ms, waiter's last 2 ms, spinner's last 1.99501 ms.
+        assertThat(times[2]).isEqualTo(11 * US + 4 * MS + 3 * US + 4 * MS + 3 * US + 4 * MS + 3 * US + 4 * MS
+                + 3 * US + 2 * MS);
+        assertThat(times[1]).isEqualTo(times[2] + 3 * US + 1_995_010 * NS);
+        assertThat(metrics[1].picos(Activity.SPINNING)).as("the cut batch's PAUSE time is owed, not lost")
+                .isEqualTo(10 * MS);
+        assertThat(metrics[0].picos(Activity.SPINNING)).isEqualTo(10 * MS);
+        assertThat(metrics[1].preemptions()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldLeaveAWokenThreadWaitingForTheSliceEndOnLinux() {
+        ThreadMetrics[] metrics = new ThreadMetrics[2];
+        long[] times = boostScenario(OperatingSystem.LINUX, metrics);
+
+        // No boost: the spinner's slice (from 3 µs) ends at 4.003 ms, then the waiter runs.
+        assertThat(times[0]).isEqualTo(4 * MS + 3 * US + 3 * US);
+        assertThat(metrics[1].picos(Activity.SPINNING)).isEqualTo(10 * MS);
+        assertThat(metrics[0].picos(Activity.SPINNING)).isEqualTo(10 * MS);
+    }
+}
