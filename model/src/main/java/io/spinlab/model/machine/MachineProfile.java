@@ -52,6 +52,16 @@ import java.util.Objects;
  *       CFS/EEVDF slices are a few ms. Windows client: a quantum of two clock ticks,
  *       31.25 ms (Windows Internals).</li>
  *   <li>Cache line, 64 bytes on every x86 part here; some Arm parts use 128.</li>
+ *   <li>Scheduler rules ({@link OperatingSystem}), Linux by default. Windows, as Microsoft
+ *       documents it: {@code SwitchToThread} (what .NET's {@code Thread.Yield} calls) yields
+ *       only to a thread ready on the caller's processor ("SwitchToThread function");
+ *       {@code Sleep(0)} to any ready thread ("Sleep function", since Windows Server 2003);
+ *       a thread whose wait is satisfied gets a priority boost that drops one level each time
+ *       it completes a time slice ("Priority Boosts"), and a higher-priority ready thread
+ *       preempts a lower one ("Context Switches"). Linux: .NET's Unix PAL makes both
+ *       {@code SwitchToThread} and {@code Sleep(0)} a {@code sched_yield} (coreclr
+ *       {@code src/pal/src/thread/thread.cpp} @ 0d7ba24e and {@code synchmgr/wait.cpp}
+ *       @ 1f26bfcb), which CFS serves from the caller's own run queue.</li>
  *   <li>Instruction clock, one cycle per executed bytecode instruction of guest code: C2
  *       compiles simple bytecode to about one x86 instruction each once the operand stack is in
  *       registers, and the big cores here retire the load-compare-branch code around

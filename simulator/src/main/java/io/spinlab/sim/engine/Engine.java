@@ -61,8 +61,20 @@ final class Engine {
      * switching); a yield to a ready thread spends yieldReadyNs instead. A thread woken onto an
      * idle processor starts at once: the wake latency already covers the IPI and C-state exit.
      *
+     * Scheduling rules (the profile's OperatingSystem; Scheduler keeps the queues): each
+     * processor has its own ready queue, a woken thread prefers one processor (Windows: its
+     * ideal processor, index mod P; Linux: the one it ran on last), a yield looks only at the
+     * caller's own queue, Windows' Sleep(0) at every queue, and an idle processor takes from
+     * another's queue. On Windows a signalled wake-up boosts the thread: it waits ahead of
+     * unboosted threads, preempts an unboosted thread on its preferred processor at that
+     * thread's next scheduling point (a PAUSE batch in progress is cut short for it: the RESUME
+     * moves earlier under a new resumeToken, the stale one is skipped, and the PAUSE time not
+     * spent is owed), and loses the boost when it completes a slice or yields. Not modelled:
+     * Linux's wake-up preemption and periodic load balancing, Windows' quantum carried over on
+     * preemption, boosts other than the wait-completion one.
+     *
      * Determinism: the only inputs to any decision are the event order (time, seq), thread
-     * indices (creation order), the run queue's FIFO order, and the seeded SimRandom streams.
+     * indices (creation order), the ready queues' FIFO order, and the seeded SimRandom streams.
      * Maps keyed by Thread or blocker objects are used for lookups only, never iterated for a
      * decision. The wall clock is read only to enforce the wall-clock budget.
      *
