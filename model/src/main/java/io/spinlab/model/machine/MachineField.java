@@ -71,7 +71,13 @@ public enum MachineField {
      * Whose scheduler the machine runs, {@code windows} or {@code linux}: how a woken thread is
      * placed, and what a yield and a zero sleep give way to (see {@link OperatingSystem}).
      */
-    OS("os", Kind.CHOICE, 0, 0);
+    OS("os", Kind.CHOICE, 0, 0),
+    /**
+     * How many times longer a logical processor's instructions take while another logical
+     * processor of its core issues instructions too (SMT); 1 makes siblings independent. Only
+     * parts with more than one thread per core use it.
+     */
+    SMT_SLOWDOWN("smtSlowdown", Kind.NUMBER, 1, Limits.MAX_SMT_SLOWDOWN);
 
     /*
      * Implementation notes
@@ -210,6 +216,7 @@ public enum MachineField {
             case WAKE_JITTER_PERCENT -> profile.wakeJitterPercent();
             case COST_JITTER_PERCENT -> profile.costJitterPercent();
             case OS -> profile.os().text();
+            case SMT_SLOWDOWN -> profile.smtSlowdown();
         };
     }
 
@@ -320,6 +327,8 @@ public enum MachineField {
         /** A bytecode that takes 100 cycles is a unit mistake (ns for cycles) rather than a machine. */
         static final double MAX_CYCLES_PER_BYTECODE = 100;
         static final double MAX_STORE_BYTES_PER_CYCLE = 1024;
+        /** Two threads on one core each running at a quarter speed is already far below any measured part. */
+        static final double MAX_SMT_SLOWDOWN = 4;
 
         private Limits() {
         }

@@ -52,6 +52,13 @@ import java.util.Objects;
  *       CFS/EEVDF slices are a few ms. Windows client: a quantum of two clock ticks,
  *       31.25 ms (Windows Internals).</li>
  *   <li>Cache line, 64 bytes on every x86 part here; some Arm parts use 128.</li>
+ *   <li>SMT, 1.54: two threads on one core deliver at most about 1.3 times the throughput of
+ *       one (Intel's first Hyper-Threading measurements: "up to 30 %" on server benchmarks,
+ *       Marr et al., "Hyper-Threading Technology Architecture and Microarchitecture", Intel
+ *       Technology Journal 6(1), 2002), so while both issue instructions each takes 2 / 1.3 =
+ *       1.54 times as long. A sibling in a PAUSE loop issues only the loop's own instructions
+ *       between PAUSEs, so it slows the other in proportion (see the simulator's Engine). One
+ *       figure for every SMT preset: an upper bound on the gain, so at least this slowdown.</li>
  *   <li>Scheduler rules ({@link OperatingSystem}), Linux by default. Windows, as Microsoft
  *       documents it: {@code SwitchToThread} (what .NET's {@code Thread.Yield} calls) yields
  *       only to a thread ready on the caller's processor ("SwitchToThread function");
@@ -111,6 +118,8 @@ import java.util.Objects;
  *                            (uniform, symmetric), applied only with noise on
  * @param os                  whose scheduler rules apply: how a woken thread is placed, and what
  *                            a yield and a zero sleep give way to
+ * @param smtSlowdown         how many times longer a logical processor's instructions take while a
+ *                            sibling on the same core issues instructions too; 1 is no effect
  */
 public record MachineProfile(
         String name,
@@ -133,7 +142,8 @@ public record MachineProfile(
         double storeBytesPerCycle,
         double wakeJitterPercent,
         double costJitterPercent,
-        OperatingSystem os) {
+        OperatingSystem os,
+        double smtSlowdown) {
 
     /*
      * Implementation notes
@@ -182,6 +192,8 @@ public record MachineProfile(
     private static final double DEFAULT_WAKE_JITTER_PERCENT = 50;
     private static final double DEFAULT_COST_JITTER_PERCENT = 5;
     private static final OperatingSystem DEFAULT_OS = OperatingSystem.LINUX;
+    /** Two busy siblings deliver at most 1.3 times one thread's throughput: each runs 2 / 1.3 times longer. */
+    private static final double DEFAULT_SMT_SLOWDOWN = 1.54;
 
     private static final int MANTISSA_BITS = 52;
     private static final long MANTISSA_MASK = (1L << MANTISSA_BITS) - 1;
@@ -220,6 +232,7 @@ public record MachineProfile(
             throw new IllegalArgumentException(MachineField.prefix(name) + "os is missing; allowed "
                     + MachineField.OS.allowed());
         }
+        MachineField.SMT_SLOWDOWN.checkNumber(name, smtSlowdown);
     }
 
     /**
@@ -250,6 +263,7 @@ public record MachineProfile(
         builder.wakeJitterPercent = DEFAULT_WAKE_JITTER_PERCENT;
         builder.costJitterPercent = DEFAULT_COST_JITTER_PERCENT;
         builder.os = DEFAULT_OS;
+        builder.smtSlowdown = DEFAULT_SMT_SLOWDOWN;
         return builder;
     }
 
@@ -275,6 +289,7 @@ public record MachineProfile(
         builder.wakeJitterPercent = wakeJitterPercent;
         builder.costJitterPercent = costJitterPercent;
         builder.os = os;
+        builder.smtSlowdown = smtSlowdown;
         return builder;
     }
 
@@ -457,6 +472,7 @@ public record MachineProfile(
         private double wakeJitterPercent;
         private double costJitterPercent;
         private OperatingSystem os;
+        private double smtSlowdown;
 
         private Builder(int physicalCores, int logicalProcessors) {
             this.physicalCores = physicalCores;
@@ -586,6 +602,12 @@ public record MachineProfile(
             return this;
         }
 
+        /** See {@link MachineProfile#smtSlowdown()}. */
+        public Builder smtSlowdown(double smtSlowdown) {
+            this.smtSlowdown = smtSlowdown;
+            return this;
+        }
+
         /** See {@link MachineProfile#cyclesPerBytecode()}. */
         public Builder cyclesPerBytecode(double cyclesPerBytecode) {
             this.cyclesPerBytecode = cyclesPerBytecode;
@@ -630,6 +652,7 @@ public record MachineProfile(
                 case WAKE_JITTER_PERCENT -> wakeJitterPercent(field.parseNumber(name, value));
                 case COST_JITTER_PERCENT -> costJitterPercent(field.parseNumber(name, value));
                 case OS -> os(field.parseOs(name, value));
+                case SMT_SLOWDOWN -> smtSlowdown(field.parseNumber(name, value));
             };
         }
 
@@ -652,7 +675,7 @@ public record MachineProfile(
             return new MachineProfile(name, description, frequencyGhz, pauseCycles, cores, logical, clockReadNs,
                     atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
                     sleepGranularityNs, timeSliceNs, cacheLineBytes, cyclesPerBytecode,
-                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os);
+                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os, smtSlowdown);
         }
 
         private static boolean inRange(MachineField field, int value) {

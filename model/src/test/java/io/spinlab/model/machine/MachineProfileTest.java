@@ -188,7 +188,7 @@ class MachineProfileTest {
                         + "frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("timeSliceNs, cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, "
                         + "wakeJitterPercent, "
-                        + "costJitterPercent, os");
+                        + "costJitterPercent, os, smtSlowdown");
     }
 
     @Test
@@ -319,6 +319,7 @@ class MachineProfileTest {
             case STORE_BYTES_PER_CYCLE -> builder.storeBytesPerCycle(value);
             case WAKE_JITTER_PERCENT -> builder.wakeJitterPercent(value);
             case COST_JITTER_PERCENT -> builder.costJitterPercent(value);
+            case SMT_SLOWDOWN -> builder.smtSlowdown(value);
             default -> throw new IllegalArgumentException("not a number field: " + field);
         };
     }

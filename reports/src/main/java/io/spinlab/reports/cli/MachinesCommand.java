@@ -79,6 +79,7 @@ final class MachinesCommand implements Callable<Integer> {
             node.put("wakeJitterPercent", m.wakeJitterPercent());
             node.put("costJitterPercent", m.costJitterPercent());
             node.put("os", m.os().text());
+            node.put("smtSlowdown", m.smtSlowdown());
         }
         return mapper.writeValueAsString(array);
     }

@@ -71,7 +71,12 @@ final class Engine {
      * moves earlier under a new resumeToken, the stale one is skipped, and the PAUSE time not
      * spent is owed), and loses the boost when it completes a slice or yields. Not modelled:
      * Linux's wake-up preemption and periodic load balancing, Windows' quantum carried over on
-     * preemption, boosts other than the wait-completion one.
+     * preemption, boosts other than the wait-completion one. SMT: logical processors of one core
+     * are numbered next to each other; a ready thread prefers a wholly idle core (Windows before
+     * its ideal processor unless that one's core is idle; Linux after the processor it last ran
+     * on), and instructions drained at a scheduling point are stretched by smtSlowdown as the
+     * siblings are busy at that instant (withSiblings): the charge is fixed when it starts, not
+     * re-priced when a sibling changes state during it.
      *
      * Determinism: the only inputs to any decision are the event order (time, seq), thread
      * indices (creation order), the ready queues' FIFO order, and the seeded SimRandom streams.
@@ -119,6 +124,12 @@ final class Engine {
     /** Longest a simulated thread may wait, in wall time, for a monitor another real thread holds. */
     private static final long MONITOR_WAIT_NANOS = 10_000_000_000L;
     private static final long MONITOR_POLL_NANOS = 20_000;
+    /**
+     * Cycles a PAUSE loop spends issuing its own instructions per PAUSE (the JIT's increment,
+     * compare and branch around the PAUSE, which fuse into about two cycles of issue). An
+     * estimate; it sets how much a spinning SMT sibling slows the other (withSiblings).
+     */
+    private static final double SPIN_LOOP_ISSUE_CYCLES = 2;
 
     /** The simulated thread a virtual thread belongs to, set by the thread itself (see GuestHooks). */
     static final ThreadLocal<SimThread> RUNNING = new ThreadLocal<>();
@@ -126,6 +137,10 @@ final class Engine {
     final MachineProfile machine;
     /** Whose scheduler rules apply: where a woken thread goes, boosts, what a yield gives way to. */
     private final OperatingSystem os;
+    /** See MachineProfile.smtSlowdown; 1 on parts with one thread per core. */
+    private final double smtSlowdown;
+    /** How busy a sibling in a PAUSE batch keeps the core, 0..1 (see withSiblings). */
+    private final double pausingSiblingBusy;
     final OsCosts costs;
     final Scheduler scheduler;
     final Faults faults;
@@ -170,7 +185,6 @@ final class Engine {
     private final long maxSteps;
     /** Times a simulated thread's continuation was run (hand-offs between the engine and a thread). */
     long handOffs;
-    private long lastClockNanos;
     private int live;
     private long nextFlowId;
     /** The simulated thread running right now, or null. */
@@ -191,8 +205,11 @@ final class Engine {
             String context, boolean memoryModel, int schedulingPoints, FieldLayouts layouts, boolean noise) {
         this.machine = machine;
         this.os = machine.os();
+        this.smtSlowdown = machine.smtThreadsPerCore() > 1 ? machine.smtSlowdown() : 1;
+        this.pausingSiblingBusy = SPIN_LOOP_ISSUE_CYCLES / (SPIN_LOOP_ISSUE_CYCLES + machine.pauseCycles());
         this.costs = OsCosts.of(machine);
-        this.scheduler = new Scheduler(machine.logicalProcessors(), costs.timeSlicePicos());
+        this.scheduler = new Scheduler(machine.logicalProcessors(), machine.smtThreadsPerCore(),
+                costs.timeSlicePicos());
         this.faults = faults;
         this.budgets = budgets;
         this.seed = seed;
@@ -630,6 +647,9 @@ final class Engine {
             work += costs.storedBytesPicos(t.pendingStoredBytes);
             t.pendingStoredBytes = 0;
         }
+        if (work > 0 && smtSlowdown > 1) {
+            work = withSiblings(t.processor, work);
+        }
         handleRequest(t, work);
     }
 
@@ -665,7 +685,7 @@ final class Engine {
         switch (kind) {
             case SimThread.REQ_PAUSE -> pauseFor(t, work, jittered(costs.pausePicos((int) t.reqArg), costJitter));
             case SimThread.REQ_CLOCK -> {
-                t.reqResult = readClock(later(work));
+                t.reqResult = readClock(t, later(work));
                 continueAfter(t, work, jittered(costs.clockReadPicos(), costJitter), Activity.WORKING);
             }
             case SimThread.REQ_CHARGE -> continueAfter(t, work, costs.atLeastFloor(t.reqArg), Activity.WORKING);
@@ -885,6 +905,32 @@ final class Engine {
         queue.add(end, Event.RESUME, t, t.resumeToken);
     }
 
+    /**
+     * {@code work} ps of instructions on {@code p}, stretched by the sibling logical processors of
+     * its core as they are now: {@code work × (1 + (smtSlowdown − 1) × b)}, where b is the mean
+     * over the siblings of how busy each keeps the core's issue slots: 0 idle, 1 running
+     * anything but PAUSEs, and in a PAUSE batch the share of a PAUSE loop spent issuing its own
+     * instructions, SPIN_LOOP_ISSUE_CYCLES / (SPIN_LOOP_ISSUE_CYCLES + pauseCycles): a 140-cycle
+     * PAUSE leaves the core to the other thread, a 10-cycle one much less so.
+     */
+    private long withSiblings(int p, long work) {
+        int perCore = scheduler.threadsPerCore();
+        int first = scheduler.firstOfCore(p);
+        double busy = 0;
+        for (int q = first; q < first + perCore; q++) {
+            if (q == p || scheduler.isIdle(q)) {
+                continue;
+            }
+            SimThread sibling = threads.get(scheduler.processor(q).thread());
+            busy += sibling.pauseEndPicos > now ? pausingSiblingBusy : 1;
+        }
+        if (busy == 0) {
+            return work;
+        }
+        double factor = 1 + (smtSlowdown - 1) * busy / (perCore - 1);
+        return Math.round(work * factor);
+    }
+
     /** One wake-up's latency: the machine's, with its noise when noise is on. */
     private long wakeLatency() {
         return jittered(costs.wakeLatencyPicos(), wakeJitter);
@@ -902,16 +948,22 @@ final class Engine {
         return Math.max(0, Math.round(picos * factor));
     }
 
-    private long readClock(long at) {
+    /**
+     * What {@code t}'s clock read at virtual time {@code at} returns: {@code at} in ns, plus the
+     * injected jitter, never less than the thread's previous read. Monotonic per thread: a read
+     * is dated at the end of the instructions before it, which may lie after other threads'
+     * later-handled reads, so one clamp for all threads would push theirs into the future.
+     */
+    private long readClock(SimThread t, long at) {
         long picos = at;
         if (jitterMaxPicos > 0) {
             picos += faultRandom.nextLong(jitterMaxPicos + 1);
         }
         long nanos = picos / PICOS_PER_NANO;
-        if (nanos < lastClockNanos) {
-            nanos = lastClockNanos;
+        if (nanos < t.lastClockNanos) {
+            nanos = t.lastClockNanos;
         }
-        lastClockNanos = nanos;
+        t.lastClockNanos = nanos;
         return nanos;
     }
 
@@ -1123,16 +1175,15 @@ final class Engine {
      *
      * <p>Preferred processor: on Windows the thread's ideal processor (assigned round robin in
      * creation order: thread index mod P), then the one it ran on last; on Linux the one it ran
-     * on last. Any other idle processor is taken lowest first.
+     * on last. With SMT both prefer a whole idle core: Windows takes its preferred processors
+     * only if their core is idle, then the lowest processor of an idle core, before any idle
+     * processor; Linux takes the last processor whenever it is idle, then an idle core.
      */
     private void place(SimThread t) {
         int ideal = t.index % scheduler.processorCount();
         int home = os == OperatingSystem.WINDOWS ? ideal : t.lastProcessor;
         if (scheduler.idleCount() > 0) {
-            int p = scheduler.isIdle(home) ? home
-                    : scheduler.isIdle(t.lastProcessor) ? t.lastProcessor
-                    : scheduler.lowestIdleProcessor();
-            dispatch(p, t, now);
+            dispatch(idleProcessorFor(home, t.lastProcessor, t.hasRun), t, now);
             return;
         }
         scheduler.enqueue(t.index, home, t.boosted, false);
@@ -1142,6 +1193,32 @@ final class Engine {
                 cutPauseShort(running);
             }
         }
+    }
+
+    /**
+     * The idle processor a ready thread takes; see {@link #place}. Some processor is idle. A
+     * thread that never ran has no last processor on Linux, which places a new task on the
+     * idlest part of the machine: an idle core first.
+     */
+    private int idleProcessorFor(int home, int last, boolean hasRun) {
+        if (os == OperatingSystem.WINDOWS) {
+            if (scheduler.coreIdle(home)) {
+                return home;
+            }
+            if (scheduler.coreIdle(last)) {
+                return last;
+            }
+        } else if (hasRun && scheduler.isIdle(last)) {
+            return last;
+        }
+        int core = scheduler.lowestIdleCoreProcessor();
+        if (core >= 0) {
+            return core;
+        }
+        if (scheduler.isIdle(home)) {
+            return home;
+        }
+        return scheduler.isIdle(last) ? last : scheduler.lowestIdleProcessor();
     }
 
     /** Puts {@code t} on idle processor {@code p}; it runs from {@code start}. */
@@ -1157,6 +1234,7 @@ final class Engine {
         t.state = ThreadState.RUNNING;
         t.processor = p;
         t.lastProcessor = p;
+        t.hasRun = true;
         long sliceStart = begin;
         if (pendingPhase[p]) {
             // The processor's timer has a phase of its own: its first slice ends anywhere within

@@ -111,8 +111,12 @@ final class SimThread implements Executor {
     long pauseStartPicos;
     /** The token of this thread's one valid RESUME; cutting a PAUSE batch short supersedes the pending one. */
     long resumeToken;
+    /** The last value this thread's clock reads returned, ns (they never go backwards). */
+    long lastClockNanos;
     /** The processor this thread ran on last, or its ideal processor before it first runs. */
     int lastProcessor;
+    /** Whether the thread has been on a processor yet. */
+    boolean hasRun;
     /**
      * Windows' priority boost: set when a signal ends the thread's wait, cleared when the thread
      * completes a time slice; a boosted thread runs ahead of unboosted ones.

@@ -50,8 +50,8 @@ import java.util.Objects;
  *   <li>Without {@code base}, every field must be given except {@code description}
  *       (default empty), {@code cacheLineBytes} (default 64), {@code cyclesPerBytecode}
  *       (default 1), {@code storeBytesPerCycle} (default 32), {@code wakeJitterPercent}
- *       (default 50), {@code costJitterPercent} (default 5) and {@code os} (default
- *       {@code linux}); the missing ones are listed.</li>
+ *       (default 50), {@code costJitterPercent} (default 5), {@code os} (default
+ *       {@code linux}) and {@code smtSlowdown} (default 1.54); the missing ones are listed.</li>
  *   <li>Whole-number fields take integer literals; number fields take any finite number;
  *       {@code name}, {@code description} and {@code base} take strings, {@code os} one of
  *       {@code windows} and {@code linux}.</li>
@@ -282,7 +282,8 @@ public final class MachineProfileFiles {
             boolean optional = field == MachineField.DESCRIPTION || field == MachineField.CACHE_LINE_BYTES
                     || field == MachineField.CYCLES_PER_BYTECODE || field == MachineField.STORE_BYTES_PER_CYCLE
                     || field == MachineField.WAKE_JITTER_PERCENT
-                    || field == MachineField.COST_JITTER_PERCENT || field == MachineField.OS;
+                    || field == MachineField.COST_JITTER_PERCENT || field == MachineField.OS
+                    || field == MachineField.SMT_SLOWDOWN;
             if (!optional && !values.containsKey(field)) {
                 missing.add(field.fieldName());
             }
@@ -290,8 +291,8 @@ public final class MachineProfileFiles {
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException(source + ": missing " + String.join(", ", missing)
                     + "; a file without \"" + BASE_KEY + "\" gives every field (all but description, "
-                    + "cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, costJitterPercent "
-                    + "and os), "
+                    + "cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, costJitterPercent, "
+                    + "os and smtSlowdown), "
                     + "or starts from a "
                     + "preset with \"" + BASE_KEY + "\": one of "
                     + String.join(", ", MachinePresets.names()));

@@ -45,20 +45,37 @@ public final class Scheduler {
     private final RunQueue[] ready;
     private final RunQueue[] readyBoosted;
     private final long timeSlicePicos;
+    /** Logical processors per core: processors {@code c × k .. c × k + k − 1} share core c. */
+    private final int threadsPerCore;
     private int idleCount;
     private int readyCount;
 
     /**
-     * @param processorCount logical processors, at least 1
+     * @param processorCount logical processors, at least 1, one per core
      * @param timeSlicePicos the time slice, positive
      */
     public Scheduler(int processorCount, long timeSlicePicos) {
+        this(processorCount, 1, timeSlicePicos);
+    }
+
+    /**
+     * @param processorCount logical processors, at least 1, a multiple of {@code threadsPerCore}
+     * @param threadsPerCore logical processors per core (SMT), at least 1; siblings are numbered
+     *                       next to each other, as Windows numbers them
+     * @param timeSlicePicos the time slice, positive
+     */
+    public Scheduler(int processorCount, int threadsPerCore, long timeSlicePicos) {
         if (processorCount < 1) {
             throw new IllegalArgumentException("processorCount = " + processorCount + "; allowed 1 or more");
         }
         if (timeSlicePicos <= 0) {
             throw new IllegalArgumentException("timeSlicePicos = " + timeSlicePicos + "; allowed 1 or more");
         }
+        if (threadsPerCore < 1 || processorCount % threadsPerCore != 0) {
+            throw new IllegalArgumentException("threadsPerCore = " + threadsPerCore + " with " + processorCount
+                    + " processors; allowed a divisor of the processor count");
+        }
+        this.threadsPerCore = threadsPerCore;
         this.processors = new Processor[processorCount];
         this.idleMask = new long[(processorCount + 63) >>> 6];
         this.ready = new RunQueue[processorCount];
@@ -126,6 +143,40 @@ public final class Scheduler {
         p.vacate();
         idleMask[processor >>> 6] |= 1L << processor;
         idleCount++;
+    }
+
+    /** Logical processors per core. */
+    public int threadsPerCore() {
+        return threadsPerCore;
+    }
+
+    /** The first logical processor of {@code processor}'s core. */
+    public int firstOfCore(int processor) {
+        return processor - processor % threadsPerCore;
+    }
+
+    /** Whether {@code processor} and every other logical processor of its core are idle. */
+    public boolean coreIdle(int processor) {
+        int first = firstOfCore(processor);
+        for (int q = first; q < first + threadsPerCore; q++) {
+            if (!processors[q].idle()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The lowest-numbered processor of a core whose logical processors are all idle, or -1. */
+    public int lowestIdleCoreProcessor() {
+        if (idleCount < threadsPerCore) {
+            return -1;
+        }
+        for (int first = 0; first < processors.length; first += threadsPerCore) {
+            if (coreIdle(first)) {
+                return first;
+            }
+        }
+        return -1;
     }
 
     /** Whether {@code processor} runs no thread. */

@@ -156,4 +156,22 @@ class OsSchedulingRulesTest {
         assertThat(metrics[1].picos(Activity.SPINNING)).isEqualTo(10 * MS);
         assertThat(metrics[0].picos(Activity.SPINNING)).isEqualTo(10 * MS);
     }
+
+    @Test
+    void shouldPreferAWholeIdleCoreWhenPlacingAThreadOnAnSmtPart() {
+        for (OperatingSystem os : OperatingSystem.values()) {
+            MachineProfile smt = machine(4, os).toBuilder().physicalCores(2).logicalProcessors(4).build();
+            Simulation sim = Simulation.builder(smt).seed(1).build();
+            SimulatedPlatform platform = sim.platform();
+            sim.startThread("first", () -> platform.pause(100));
+            sim.startThread("second", () -> platform.pause(100));
+
+            SimulationResult result = sim.run().requireCompleted();
+
+            // "first" takes cpu0 (core 0); "second" prefers cpu1, cpu0's sibling, but core 1 is
+            // wholly idle, so it runs on cpu2.
+            assertThat(result.metrics().processors()).extracting(p -> p.busyPicos() > 0)
+                    .as("%s: busy processors", os).containsExactly(true, false, true, false);
+        }
+    }
 }

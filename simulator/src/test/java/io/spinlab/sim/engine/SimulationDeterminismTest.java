@@ -107,5 +107,5 @@ class SimulationDeterminismTest {
         assertThat(result.digest()).isEqualTo(GOLDEN);
     }
 
-    private static final String GOLDEN = "1bff4d1a8089c2af1c4c083f52aa7ac2505d07af93936f844843b89a5eb701a6";
+    private static final String GOLDEN = "bc8dcb3be1bd0926babc321822bbe706686b443eb4e8952bd8f486a98841539e";
 }

@@ -44,7 +44,8 @@ class MachineProfileFilesTest {
                 .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 1,\n  \"storeBytesPerCycle\" : 32,\n"
                         + "  \"wakeJitterPercent\" : 50,\n"
                         + "  \"costJitterPercent\" : 5,\n"
-                        + "  \"os\" : \"windows\"\n}\n");
+                        + "  \"os\" : \"windows\",\n"
+                        + "  \"smtSlowdown\" : 1.54\n}\n");
         assertThat(MachineProfileFiles.parse(json, Format.JSON)).isEqualTo(windows);
     }
 
@@ -139,7 +140,7 @@ class MachineProfileFilesTest {
                 .hasMessageStartingWith("machine file '" + file + "': unknown key 'pauseCycle'; ")
                 .hasMessageContaining("valid keys: base, name, description, frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, "
-                        + "costJitterPercent, os");
+                        + "costJitterPercent, os, smtSlowdown");
     }
 
     @Test
@@ -266,7 +267,7 @@ class MachineProfileFilesTest {
     @Test
     void shouldStartWithBaseWhenListingValidKeys() {
         assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes",
-                "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent", "os").hasSize(22);
+                "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent", "os", "smtSlowdown").hasSize(23);
     }
 
     private static MachineProfile parseJson(String fields) {

@@ -112,4 +112,20 @@ class SchedulerTest {
         assertThat(queue.poll()).isEqualTo(99);
         assertThat(queue.poll()).isEqualTo(21);
     }
+
+    @Test
+    void shouldFindAWholeIdleCoreWhenSiblingsShareCores() {
+        Scheduler scheduler = new Scheduler(6, 2, 1_000);
+        scheduler.occupy(1, 7, 0);
+
+        assertThat(scheduler.coreIdle(0)).as("cpu0's sibling cpu1 runs").isFalse();
+        assertThat(scheduler.coreIdle(3)).isTrue();
+        assertThat(scheduler.firstOfCore(5)).isEqualTo(4);
+        assertThat(scheduler.lowestIdleCoreProcessor()).isEqualTo(2);
+        scheduler.occupy(3, 8, 0);
+        assertThat(scheduler.lowestIdleCoreProcessor()).isEqualTo(4);
+        scheduler.occupy(4, 9, 0);
+        assertThat(scheduler.lowestIdleCoreProcessor()).isEqualTo(-1);
+        assertThat(scheduler.lowestIdleProcessor()).isZero();
+    }
 }
