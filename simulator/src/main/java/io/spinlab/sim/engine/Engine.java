@@ -185,6 +185,9 @@ final class Engine {
     private final long maxSteps;
     /** Times a simulated thread's continuation was run (hand-offs between the engine and a thread). */
     long handOffs;
+    /** The latest instant a clock read was dated at, ps, and what it returned, ns (see readClock). */
+    private long lastClockAtPicos;
+    private long lastClockNanos;
     private int live;
     private long nextFlowId;
     /** The simulated thread running right now, or null. */
@@ -949,10 +952,13 @@ final class Engine {
     }
 
     /**
-     * What {@code t}'s clock read at virtual time {@code at} returns: {@code at} in ns, plus the
-     * injected jitter, never less than the thread's previous read. Monotonic per thread: a read
-     * is dated at the end of the instructions before it, which may lie after other threads'
-     * later-handled reads, so one clamp for all threads would push theirs into the future.
+     * What {@code t}'s clock read dated at virtual time {@code at} returns: {@code at} in ns plus
+     * the injected jitter, kept monotonic in {@code at} across threads, as a machine's invariant
+     * TSC is. A read is dated at the end of the instructions before it, so reads are not handled
+     * in the order of their dates: a read dated before the latest-dated one so far is held at or
+     * below that one's value (and at or above its own thread's previous read) instead of
+     * raising the bar, so a future-dated read never pushes earlier-dated reads forward. Without
+     * jitter every read returns exactly {@code at} in ns.
      */
     private long readClock(SimThread t, long at) {
         long picos = at;
@@ -960,9 +966,14 @@ final class Engine {
             picos += faultRandom.nextLong(jitterMaxPicos + 1);
         }
         long nanos = picos / PICOS_PER_NANO;
-        if (nanos < t.lastClockNanos) {
-            nanos = t.lastClockNanos;
+        if (at >= lastClockAtPicos) {
+            nanos = Math.max(nanos, lastClockNanos);
+            lastClockAtPicos = at;
+            lastClockNanos = nanos;
+        } else {
+            nanos = Math.min(nanos, lastClockNanos);
         }
+        nanos = Math.max(nanos, t.lastClockNanos);
         t.lastClockNanos = nanos;
         return nanos;
     }
