@@ -23,24 +23,12 @@ class OsSchedulingRulesTest {
     private static final long MS = 1_000_000_000L;
 
     /**
-     * 1 GHz, a 100-cycle PAUSE (100 ns), context switch 3 µs, wake latency 5 µs, yield 3 µs /
-     * 300 ns, time slice 4 ms, atomic 10 ns.
+     * {@link SimulatedPlatformTest}'s round machine under {@code os}: 1 GHz, a 100-cycle PAUSE
+     * (100 ns), context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns, time slice 4 ms,
+     * atomic 10 ns.
      */
     private static MachineProfile machine(int processors, OperatingSystem os) {
-        return MachineProfile.builder("rules-" + os)
-                .frequencyGhz(1.0)
-                .pauseCycles(100)
-                .physicalCores(processors)
-                .logicalProcessors(processors)
-                .clockReadNs(20)
-                .atomicOpNs(10)
-                .contextSwitchNs(3_000)
-                .wakeLatencyNs(5_000)
-                .yieldReadyNs(3_000)
-                .yieldIdleNs(300)
-                .timeSliceNs(4_000_000)
-                .os(os)
-                .build();
+        return SimulatedPlatformTest.round(processors).toBuilder().name("rules-" + os).os(os).build();
     }
 
     /**

@@ -27,7 +27,7 @@ class SimulatedPlatformTest {
      * context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns, sleep granularity 1.06 ms,
      * time slice 4 ms.
      */
-    private static MachineProfile round(int processors) {
+    static MachineProfile round(int processors) {
         return MachineProfile.builder("round")
                 .frequencyGhz(1.0)
                 .pauseCycles(100)
