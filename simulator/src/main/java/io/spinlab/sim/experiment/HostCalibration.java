@@ -2,7 +2,9 @@ package io.spinlab.sim.experiment;
 
 import io.spinlab.impl.platform.HardwarePlatform;
 import io.spinlab.impl.spin.SampledPauseNormalizer;
+import io.spinlab.model.machine.MachineField;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.machine.OperatingSystem;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
@@ -130,6 +132,16 @@ public final class HostCalibration {
         if (costs.lineTransferNs() > 0) {
             builder.cacheLineTransferNs(Math.round(costs.lineTransferNs()));
         }
+        if (costs.storeBytesPerNs() > 0) {
+            // Bytes per cycle at the profile's clock; a figure outside the field's range (a clock
+            // misread) keeps the default, and the description still shows what was measured.
+            double ghz = hostProfile(nsPerPause).frequencyGhz();
+            double perCycle = Math.round(costs.storeBytesPerNs() / ghz * 10) / 10.0;
+            if (perCycle >= MachineField.STORE_BYTES_PER_CYCLE.min()
+                    && perCycle <= MachineField.STORE_BYTES_PER_CYCLE.max()) {
+                builder.storeBytesPerCycle(perCycle);
+            }
+        }
         if (costs.yieldReadyNs() > 0) {
             // A yield to a ready thread is a switch to it: the same cost serves both fields.
             builder.yieldReadyNs(Math.round(costs.yieldReadyNs())).contextSwitchNs(Math.round(costs.yieldReadyNs()));
@@ -148,7 +160,16 @@ public final class HostCalibration {
                 .pauseCycles(cycles)
                 .physicalCores(processors)
                 .logicalProcessors(processors)
-                .atomicOpNs(Math.round(20 / ghz * 10) / 10.0);
+                .atomicOpNs(Math.round(20 / ghz * 10) / 10.0)
+                .os(hostOs(System.getProperty("os.name", "")));
+    }
+
+    /**
+     * The scheduler rules of the host's operating system: Windows' on Windows, Linux's elsewhere
+     * (macOS and the BSDs are not modelled; their yields are likewise local).
+     */
+    static OperatingSystem hostOs(String osName) {
+        return osName.startsWith("Windows") ? OperatingSystem.WINDOWS : OperatingSystem.LINUX;
     }
 
     /** The first {@code cpu MHz} of {@code /proc/cpuinfo}, in GHz, if there is one. */

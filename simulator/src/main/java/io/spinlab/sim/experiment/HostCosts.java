@@ -12,8 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * This host's micro-costs, measured on real threads for the host profile of {@code calibrate}:
  * a clock read, an uncontended CAS, a cache line handed between two cores, a park→unpark
  * wake-up (median and spread) and what the {@code unpark} itself costs the waker, a yield with no
- * other thread ready and one with a ready thread (a context switch), and how long a 1 ms sleep
- * really lasts. Each figure is a median over many samples; the wake-up's spread becomes the
+ * other thread ready and one with a ready thread (a context switch), how long a 1 ms sleep
+ * really lasts, and how many bytes a core stores per ns when it copies within its L1 cache. Each figure is a median over many samples; the wake-up's spread becomes the
  * profile's {@code wakeJitterPercent}.
  *
  * @param clockReadNs        one {@code System.nanoTime()}, ns (median of batches of 1,000)
@@ -29,16 +29,26 @@ import java.util.concurrent.locks.LockSupport;
  * @param unparkNs           what one {@code unpark} of a parked thread costs the waker, ns (median)
  * @param yieldReadyNs       one {@code Thread.yield()} while more threads are runnable than there are
  *                           processors (a context switch to another thread), ns
+ * @param storeBytesPerNs    bytes {@code System.arraycopy} stores per ns copying 8 KiB between two
+ *                           arrays that stay in the L1 cache (median of batches); NaN when not measured
  */
 public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
                         double yieldIdleNs, double sleepGranularityNs, int wakeSamples, double casNs,
-                        double lineTransferNs, double unparkNs, double yieldReadyNs) {
+                        double lineTransferNs, double unparkNs, double yieldReadyNs, double storeBytesPerNs) {
+
+    /** Every figure but the store rate (NaN). */
+    public HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
+            double yieldIdleNs, double sleepGranularityNs, int wakeSamples, double casNs,
+            double lineTransferNs, double unparkNs, double yieldReadyNs) {
+        this(clockReadNs, wakeLatencyNs, wakeP10Ns, wakeP90Ns, yieldIdleNs, sleepGranularityNs, wakeSamples, casNs,
+                lineTransferNs, unparkNs, yieldReadyNs, Double.NaN);
+    }
 
     /** The OS costs alone, without the atomics, line-transfer, unpark and ready-yield figures (NaN). */
     public HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
             double yieldIdleNs, double sleepGranularityNs, int wakeSamples) {
         this(clockReadNs, wakeLatencyNs, wakeP10Ns, wakeP90Ns, yieldIdleNs, sleepGranularityNs, wakeSamples,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     /** Wake-ups a default measurement takes (after as many again to warm up): about a second. */
@@ -66,7 +76,36 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
         long[] unpark = wakes[1];
         return new HostCosts(clockRead(), percentile(latency, 0.5), percentile(latency, 0.1),
                 percentile(latency, 0.9), yieldIdle(), sleepOneMilli(), wakeSamples, cas(), lineTransfer(),
-                percentile(unpark, 0.5), yieldReady());
+                percentile(unpark, 0.5), yieldReady(), storeRate());
+    }
+
+    /** Bytes in one copy of {@link #storeRate}: 8 KiB, so that source and target fit a 32 KiB L1 together. */
+    private static final int COPY_LONGS = 1_024;
+
+    /**
+     * Store bandwidth within L1: batches of 1,000 {@code System.arraycopy}s of 8 KiB between two
+     * arrays, after a round to let the JIT compile the loop; bytes per ns of the median batch.
+     */
+    private static double storeRate() {
+        long[] source = new long[COPY_LONGS];
+        long[] target = new long[COPY_LONGS];
+        Arrays.fill(source, 7);
+        long[] batches = new long[100];
+        long sink = 0;
+        for (int round = 0; round < 2; round++) {
+            for (int b = 0; b < batches.length; b++) {
+                long start = System.nanoTime();
+                for (int i = 0; i < 1_000; i++) {
+                    System.arraycopy(source, 0, target, 0, COPY_LONGS);
+                    sink += target[i & (COPY_LONGS - 1)];
+                }
+                batches[b] = System.nanoTime() - start;
+            }
+        }
+        if (sink == 42) {
+            System.out.print(""); // keeps the copies observable to the JIT
+        }
+        return COPY_LONGS * 8.0 * 1_000 / Math.max(1, percentile(batches, 0.5));
     }
 
     private static final VarHandle CELL_VALUE;
@@ -284,6 +323,8 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
                 Double.isNaN(lineTransferNs) ? "not measurable (one processor)"
                         : String.format(Locale.ROOT, "%.0f ns", lineTransferNs),
                 unparkNs / 1e3, Double.isNaN(yieldReadyNs) ? "not measured"
-                        : String.format(Locale.ROOT, "%.0f ns", yieldReadyNs));
+                        : String.format(Locale.ROOT, "%.0f ns", yieldReadyNs))
+                + (Double.isNaN(storeBytesPerNs) ? ""
+                        : String.format(Locale.ROOT, ", stores %.1f bytes/ns copying within L1", storeBytesPerNs));
     }
 }

@@ -76,6 +76,29 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldTakeTheMeasuredStoreRateAsBytesPerCycleAtTheHostClock() {
+        double ghz = HostCalibration.hostProfile(20.0).frequencyGhz();
+        HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1e6, 10, 6, 40, 2_000, 3_000, 25.0 * ghz);
+
+        MachineProfile host = HostCalibration.hostProfile(20.0, costs);
+
+        assertThat(host.storeBytesPerCycle()).isEqualTo(25.0);
+        assertThat(costs.describe()).endsWith(String.format(java.util.Locale.ROOT,
+                ", stores %.1f bytes/ns copying within L1", 25.0 * ghz));
+        HostCosts misread = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1e6, 10, 6, 40, 2_000, 3_000, 5_000 * ghz);
+        assertThat(HostCalibration.hostProfile(20.0, misread).storeBytesPerCycle())
+                .as("out of the field's range: the default stays").isEqualTo(HostCalibration.hostProfile(20.0)
+                        .storeBytesPerCycle());
+    }
+
+    @Test
+    void shouldFollowTheHostOperatingSystemsSchedulerRules() {
+        assertThat(HostCalibration.hostOs("Windows 11")).isEqualTo(io.spinlab.model.machine.OperatingSystem.WINDOWS);
+        assertThat(HostCalibration.hostOs("Linux")).isEqualTo(io.spinlab.model.machine.OperatingSystem.LINUX);
+        assertThat(HostCalibration.hostOs("Mac OS X")).isEqualTo(io.spinlab.model.machine.OperatingSystem.LINUX);
+    }
+
+    @Test
     void shouldLeavePointsThatMeasureNothingOutOfTheCorrelations() {
         HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
         List<CalibrationPoint> points = List.of(
