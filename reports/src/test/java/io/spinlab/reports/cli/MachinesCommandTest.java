@@ -25,7 +25,7 @@ class MachinesCommandTest {
                 .contains("ivybridge-e7-4x12").contains("PAUSE cycles");
         String skylakeLine = out.toString().lines().filter(l -> l.startsWith("skylake-i7-6700 ")).findFirst()
                 .orElseThrow();
-        assertThat(skylakeLine).contains("4/8").contains("3.4").contains("140").contains("41.2");
+        assertThat(skylakeLine).contains("4/8").contains("3.4").contains("140").contains("41.2").contains(" windows ");
     }
 
     @Test
@@ -37,6 +37,12 @@ class MachinesCommandTest {
         assertThat(first.has("name")).isTrue();
         assertThat(first.has("pauseCycles")).isTrue();
         assertThat(first.has("logicalProcessors")).isTrue();
+        // Every field of the profile is listed, the scheduler rules and SMT among them.
+        for (io.spinlab.model.machine.MachineField field : io.spinlab.model.machine.MachineField.values()) {
+            assertThat(first.has(field.fieldName())).as(field.fieldName()).isTrue();
+        }
+        assertThat(first.get("os").asText()).as("sandybridge-e5-1650, a published machine").isEqualTo("windows");
+        assertThat(first.get("smtSlowdown").asDouble()).isEqualTo(1.54);
     }
 
     @Test
