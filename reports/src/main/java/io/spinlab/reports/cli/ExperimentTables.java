@@ -43,6 +43,10 @@ final class ExperimentTables {
                 .forEach(r -> out.append("not measurable: ").append(r.workload()).append('(').append(r.parameters())
                         .append(") on ").append(r.machine()).append(": ").append(r.notMeasurable().orElseThrow())
                         .append('\n'));
+        rows.stream().filter(r -> r.windowExtended().isPresent())
+                .forEach(r -> out.append("longer window: ").append(r.workload()).append('(').append(r.parameters())
+                        .append(") on ").append(r.machine()).append(": ").append(r.windowExtended().orElseThrow())
+                        .append('\n'));
         return out.toString();
     }
 
@@ -79,6 +83,7 @@ final class ExperimentTables {
                 node.put("leftOperations", row.leftOperations());
                 node.put("rightOperations", row.rightOperations());
                 row.notMeasurable().ifPresent(why -> node.put("notMeasurable", why));
+                row.windowExtended().ifPresent(why -> node.put("windowExtended", why));
                 ArrayNode seeds = node.putArray("seeds");
                 row.seeds().forEach(seeds::add);
                 row.leftScores().forEach(node.putArray("leftScores")::add);

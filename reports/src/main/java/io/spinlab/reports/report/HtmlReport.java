@@ -142,6 +142,9 @@ public final class HtmlReport {
                         + "measurable: ").append(escape(row.label())).append(" on ").append(escape(row.result().machine()))
                         .append(": ").append(escape(why)).append("</p>\n"));
             }
+            row.result().windowExtended().ifPresent(why -> html.append("<p class=\"window-extended\">longer window: ")
+                    .append(escape(row.label())).append(" on ").append(escape(row.result().machine())).append(" (")
+                    .append(escape(row.result().parameters())).append("): ").append(escape(why)).append("</p>\n"));
         }
         html.append("</section>\n");
     }

@@ -144,6 +144,11 @@ public final class JsonReport {
         } else {
             node.putNull("notMeasurable");
         }
+        if (r.windowExtended().isPresent()) {
+            node.put("windowExtended", r.windowExtended().get());
+        } else {
+            node.putNull("windowExtended");
+        }
         ArrayNode seeds = node.putArray("seeds");
         r.seeds().forEach(seeds::add);
         numbers(node.putArray("leftScores"), r.leftScores());

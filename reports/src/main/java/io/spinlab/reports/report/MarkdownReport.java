@@ -88,7 +88,14 @@ public final class MarkdownReport {
             md.append("- not measurable: ").append(row.label()).append(" on ").append(row.result().machine())
                     .append(": ").append(cell(row.result().notMeasurable().orElseThrow())).append('\n');
         }
-        if (!failed.isEmpty() || !empty.isEmpty()) {
+        List<ReportRow> extended = section.rows().stream().filter(r -> r.result().windowExtended().isPresent())
+                .toList();
+        for (ReportRow row : extended) {
+            md.append("- longer window: ").append(row.label()).append(" on ").append(row.result().machine())
+                    .append(" (").append(cell(row.result().parameters())).append("): ")
+                    .append(cell(row.result().windowExtended().orElseThrow())).append('\n');
+        }
+        if (!failed.isEmpty() || !empty.isEmpty() || !extended.isEmpty()) {
             md.append('\n');
         }
     }

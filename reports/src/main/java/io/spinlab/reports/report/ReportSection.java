@@ -78,7 +78,7 @@ public record ReportSection(String name, String description, String leftTuning, 
             PlannedRow planned = plan.get(i);
             ExperimentRow result = results.get(i);
             if (!planned.workload().name().equals(result.workload())
-                    || !planned.workload().parameters().equals(result.parameters())) {
+                    || !sameSettings(planned.workload().parameters(), result)) {
                 throw new IllegalArgumentException(experiment.name() + ": result " + i + " (" + result.workload()
                         + " " + result.parameters() + ") is not planned row " + planned);
             }
@@ -87,6 +87,22 @@ public record ReportSection(String name, String description, String leftTuning, 
         return new ReportSection(experiment.name(), experiment.description(), experiment.left().describe(),
                 experiment.right().describe(), experiment.publishedSummary(), experiment.publishedTotals(), rows,
                 experiment.noise());
+    }
+
+    /**
+     * Whether {@code result} ran the planned parameters: the same text, or, for a row run again
+     * over a longer window, the same text apart from its warm-up and window.
+     */
+    private static boolean sameSettings(String planned, ExperimentRow result) {
+        if (planned.equals(result.parameters())) {
+            return true;
+        }
+        return result.windowExtended().isPresent() && withoutWindow(planned).equals(withoutWindow(result.parameters()));
+    }
+
+    private static List<String> withoutWindow(String parameters) {
+        return java.util.Arrays.stream(parameters.split(","))
+                .filter(p -> !p.startsWith("warmup=") && !p.startsWith("window=")).toList();
     }
 
     /** The machines of the rows, in order of first appearance. */

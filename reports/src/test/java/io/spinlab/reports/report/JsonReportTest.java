@@ -28,6 +28,7 @@ class JsonReportTest {
         assertThat(row.get("seed").asLong()).isEqualTo(1);
         assertThat(row.at("/machineProfile/pauseCycles").asInt()).isEqualTo(140);
         assertThat(row.at("/workloadParameters/window").asText()).isEqualTo("4ms");
+        assertThat(row.get("windowExtended").isNull()).isTrue();
         assertThat(row.at("/leftMetrics/threads").asDouble()).isEqualTo(8.0);
         assertThat(root.at("/experiments/0/tables/0/publishedTotal/deltaPercent").asDouble()).isEqualTo(322.0);
         assertThat(root.at("/provenance/seeds").toString()).isEqualTo("[1,2,3,7]");

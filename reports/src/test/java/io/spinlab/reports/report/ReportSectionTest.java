@@ -49,6 +49,36 @@ class ReportSectionTest {
     }
 
     @Test
+    void shouldPairARowRunAgainOverALongerWindowWithItsPlannedRowAndShowWhy() throws Exception {
+        Experiment experiment = Experiments.byName("future-cpus").select(r -> r.machine().logicalProcessors() == 16
+                && r.machine().pauseCycles() == 300 && r.workload().name().equals("mres-wait-drain-rate"));
+        var planned = experiment.rows().getFirst();
+        assertThat(planned.workload().parameters()).isEqualTo("threads=1pc,delay=0,warmup=2ms,window=4ms");
+        String why = "extended from warmup=2ms,window=4ms, where left counted 55 operations in the window (fewer than "
+                + "100)";
+        ExperimentRow longer = new ExperimentRow(experiment.name(), "mres-wait-drain-rate", planned.machine().name(),
+                "threads=1pc,delay=0,warmup=10ms,window=40ms", "legacy", 150, "current", 300, planned.published(),
+                Map.of(), Map.of(), Optional.empty(), 0, false, 600, 12_000, List.of(1L), List.of(150.0),
+                List.of(300.0)).withWindowExtension(why, 5);
+        ExperimentRow unexplained = new ExperimentRow(experiment.name(), "mres-wait-drain-rate",
+                planned.machine().name(), "threads=1pc,delay=0,warmup=10ms,window=40ms", "legacy", 150, "current", 300,
+                planned.published(), Map.of(), Map.of(), Optional.empty(), 0, false, 600, 12_000, 1L);
+
+        ReportSection section = ReportSection.of(experiment, List.of(longer));
+
+        assertThat(longer.wallMillis()).isEqualTo(5);
+        assertThat(section.rows().getFirst().result().windowExtended()).contains(why);
+        assertThatThrownBy(() -> ReportSection.of(experiment, List.of(unexplained)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not planned row");
+        ReportData data = new ReportData(List.of(section), ReportFixture.PROVENANCE);
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(JsonReport.render(data));
+        assertThat(json.at("/experiments/0/rows/0/windowExtended").asText()).isEqualTo(why);
+        assertThat(json.at("/experiments/0/rows/0/workloadParameters/window").asText()).isEqualTo("40ms");
+        assertThat(MarkdownReport.render(data)).contains("- longer window: ").contains("(threads=1pc,delay=0,"
+                + "warmup=10ms,window=40ms): " + why);
+    }
+
+    @Test
     void shouldTableEachMachineWithItsPublishedTotalWhenMachinesAreFew() {
         List<ResultTable> tables = ReportFixture.procScaling().tables();
 

@@ -57,6 +57,7 @@ public final class Experiment {
     private final boolean memoryModel;
     private final int seeds;
     private final boolean noise;
+    private final boolean extendWindows;
 
     /**
      * @param name             the experiment's fixed name
@@ -68,13 +69,14 @@ public final class Experiment {
      */
     public Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
             List<String> publishedSummary) {
-        this(name, description, left, right, rows, publishedSummary, Map.of(), true, 1, false);
+        this(name, description, left, right, rows, publishedSummary, Map.of(), true, 1, false, true);
     }
 
     private Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
             List<String> publishedSummary, Map<String, Published> publishedTotals, boolean memoryModel, int seeds,
-            boolean noise) {
+            boolean noise, boolean extendWindows) {
         this.memoryModel = memoryModel;
+        this.extendWindows = extendWindows;
         this.seeds = seeds;
         this.noise = noise;
         this.publishedTotals = Collections.unmodifiableMap(new LinkedHashMap<>(publishedTotals));
@@ -131,7 +133,7 @@ public final class Experiment {
         Map<String, Published> totals = new LinkedHashMap<>(publishedTotals);
         totals.put(machine, total);
         return new Experiment(name, description, left, right, rows, publishedSummary, totals, memoryModel, seeds,
-                noise);
+                noise, extendWindows);
     }
 
     /**
@@ -149,7 +151,7 @@ public final class Experiment {
             }
         });
         return new Experiment(name, description, left, right, kept, publishedSummary, totals, memoryModel, seeds,
-                noise);
+                noise, extendWindows);
     }
 
     /**
@@ -164,7 +166,7 @@ public final class Experiment {
      */
     public Experiment withMemoryModel(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, on, seeds,
-                noise);
+                noise, extendWindows);
     }
 
     /**
@@ -182,7 +184,7 @@ public final class Experiment {
         List<PlannedRow> scaled = rows.stream().map(r -> new PlannedRow(scaleWindow(r, factor), r.machine(),
                 r.published(), r.seed(), r.source())).toList();
         return new Experiment(name, description, left, right, scaled, publishedSummary, publishedTotals,
-                memoryModel, seeds, noise);
+                memoryModel, seeds, noise, extendWindows);
     }
 
     private static Workload scaleWindow(PlannedRow row, double factor) {
@@ -215,7 +217,7 @@ public final class Experiment {
             throw new IllegalArgumentException("seeds = " + count + " is out of range; allowed 1.." + MAX_SEEDS);
         }
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
-                count, noise);
+                count, noise, extendWindows);
     }
 
     /** How many seeds each row runs over. */
@@ -229,7 +231,7 @@ public final class Experiment {
      */
     public Experiment withNoise(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
-                seeds, on);
+                seeds, on, extendWindows);
     }
 
     /** Whether simulations run with noise; see {@link #withNoise}. */
@@ -242,6 +244,32 @@ public final class Experiment {
         return memoryModel;
     }
 
+    /**
+     * How many of the machine's time slices a window spans when a row is run again because a
+     * side counted fewer than {@link ExperimentRow#MIN_OPERATIONS} operations in its planned
+     * window: ten, so that neither a start-up transient nor one preemption decides the score.
+     */
+    public static final int EXTENDED_WINDOW_SLICES = 10;
+
+    /**
+     * This experiment with or without the longer second window (on by default): a row whose
+     * planned window left a side with fewer than {@link ExperimentRow#MIN_OPERATIONS}
+     * operations on some seed runs again, every seed and both tunings, over
+     * {@value #EXTENDED_WINDOW_SLICES} of the machine's time slices (warm-up a quarter of that,
+     * as {@code Experiments.windowFor} has it), and that run is the row
+     * ({@link ExperimentRow#windowExtended()} says so). A row whose window already spans that
+     * long, or whose workload has no {@code warmup} and {@code window} parameters, stays as it is.
+     */
+    public Experiment withWindowExtension(boolean on) {
+        return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
+                seeds, noise, on);
+    }
+
+    /** Whether rows that count too few operations run again over a longer window; see {@link #withWindowExtension}. */
+    public boolean windowExtension() {
+        return extendWindows;
+    }
+
     /** Runs every row on one thread per available processor. */
     public List<ExperimentRow> run(ProgressListener listener) {
         return run(listener, Runtime.getRuntime().availableProcessors());
@@ -251,7 +279,8 @@ public final class Experiment {
      * Runs every row over the experiment's {@linkplain #seeds() seeds}, {@code parallelism}
      * simulations of one seed's pair at a time (each on one platform thread of its own), and
      * returns the rows in plan order. The pairs run longest first (by threads × virtual time),
-     * so that one long row does not run alone at the end.
+     * so that one long row does not run alone at the end. Rows that counted too few operations
+     * then run again over a longer window ({@link #withWindowExtension}), in a second pass.
      */
     public List<ExperimentRow> run(ProgressListener listener, int parallelism) {
         Objects.requireNonNull(listener, "listener");
@@ -259,48 +288,37 @@ public final class Experiment {
             throw new IllegalArgumentException("parallelism = " + parallelism + "; allowed 1 or more");
         }
         int total = rows.size();
-        Object progressLock = new Object();
-        SeedRun[][] done = new SeedRun[total][seeds];
-        int[] remaining = new int[total];
-        java.util.Arrays.fill(remaining, seeds);
-        boolean[] started = new boolean[total];
         ExperimentRow[] results = new ExperimentRow[total];
-        List<int[]> tasks = new ArrayList<>();
+        boolean[] started = new boolean[total];
+        Map<Integer, PlannedRow> longer = new java.util.TreeMap<>();
+        Map<Integer, ExperimentRow> first = new java.util.TreeMap<>();
+        Map<Integer, PlannedRow> plan = new java.util.TreeMap<>();
         for (int i = 0; i < total; i++) {
-            for (int k = 0; k < seeds; k++) {
-                tasks.add(new int[] {i, k});
-            }
+            plan.put(i, rows.get(i));
         }
-        tasks.sort(java.util.Comparator.comparingDouble((int[] t) -> -estimatedCost(rows.get(t[0]))));
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, Math.max(1, tasks.size())),
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallelism, total * seeds)),
                 Thread.ofPlatform().name("experiment-" + name + "-", 0).daemon(true).factory());
         try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int[] task : tasks) {
-                int index = task[0];
-                int k = task[1];
-                PlannedRow row = rows.get(index);
-                futures.add(pool.submit(() -> {
-                    synchronized (progressLock) {
-                        if (!started[index]) {
-                            started[index] = true;
-                            listener.rowStarted(this, index, total, row);
-                        }
-                    }
-                    SeedRun run = runSeed(row, row.seed() + k);
-                    synchronized (progressLock) {
-                        done[index][k] = run;
-                        if (--remaining[index] == 0) {
-                            results[index] = combine(row, List.of(done[index]));
-                            listener.rowFinished(this, index, total, results[index]);
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
+            runPass(pool, plan, index -> {
+                if (!started[index]) {
+                    started[index] = true;
+                    listener.rowStarted(this, index, total, rows.get(index));
+                }
+            }, (index, row) -> {
+                Optional<PlannedRow> extended = needsLongerWindow(row) ? longerWindow(rows.get(index)) : Optional.empty();
+                if (extended.isPresent()) {
+                    longer.put(index, extended.get());
+                    first.put(index, row);
+                } else {
+                    results[index] = row;
+                    listener.rowFinished(this, index, total, row);
+                }
+            });
+            runPass(pool, longer, index -> { }, (index, row) -> {
+                ExperimentRow earlier = first.get(index);
+                results[index] = row.withWindowExtension(windowExtensionNote(earlier), earlier.wallMillis());
+                listener.rowFinished(this, index, total, results[index]);
+            });
             return List.of(results);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -312,13 +330,136 @@ public final class Experiment {
         }
     }
 
-    /** Runs one row under both tunings over every seed, on the calling thread. */
+    /** Told each row of a pass when all its seeds are done, with the row's index in the plan. */
+    private interface PassListener {
+        void finished(int index, ExperimentRow row);
+    }
+
+    /**
+     * Runs every seed of every row in {@code plan} (index → row) on {@code pool}, longest first,
+     * and calls {@code finished} (under one lock, so never twice at once) as each row completes.
+     */
+    private void runPass(ExecutorService pool, Map<Integer, PlannedRow> plan, java.util.function.IntConsumer starting,
+            PassListener finished) throws InterruptedException, ExecutionException {
+        Object lock = new Object();
+        Map<Integer, SeedRun[]> done = new java.util.HashMap<>();
+        Map<Integer, Integer> remaining = new java.util.HashMap<>();
+        List<int[]> tasks = new ArrayList<>();
+        for (int index : plan.keySet()) {
+            done.put(index, new SeedRun[seeds]);
+            remaining.put(index, seeds);
+            for (int k = 0; k < seeds; k++) {
+                tasks.add(new int[] {index, k});
+            }
+        }
+        tasks.sort(java.util.Comparator.comparingDouble((int[] t) -> -estimatedCost(plan.get(t[0]))));
+        List<Future<?>> futures = new ArrayList<>();
+        for (int[] task : tasks) {
+            int index = task[0];
+            int k = task[1];
+            PlannedRow row = plan.get(index);
+            futures.add(pool.submit(() -> {
+                synchronized (lock) {
+                    starting.accept(index);
+                }
+                SeedRun run = runSeed(row, row.seed() + k);
+                synchronized (lock) {
+                    done.get(index)[k] = run;
+                    int left = remaining.merge(index, -1, Integer::sum);
+                    if (left == 0) {
+                        finished.finished(index, combine(row, List.of(done.get(index))));
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) {
+            f.get();
+        }
+    }
+
+    /**
+     * Runs one row under both tunings over every seed, on the calling thread, and again over a
+     * longer window if it counted too few operations ({@link #withWindowExtension}).
+     */
     public ExperimentRow runRow(PlannedRow row) {
+        ExperimentRow planned = runSeeds(row);
+        Optional<PlannedRow> extended = needsLongerWindow(planned) ? longerWindow(row) : Optional.empty();
+        if (extended.isEmpty()) {
+            return planned;
+        }
+        return runSeeds(extended.get()).withWindowExtension(windowExtensionNote(planned), planned.wallMillis());
+    }
+
+    private ExperimentRow runSeeds(PlannedRow row) {
         List<SeedRun> runs = new ArrayList<>();
         for (int k = 0; k < seeds; k++) {
             runs.add(runSeed(row, row.seed() + k));
         }
         return combine(row, runs);
+    }
+
+    private boolean needsLongerWindow(ExperimentRow row) {
+        return extendWindows && row.completed() && row.notMeasurable().isPresent();
+    }
+
+    private static String windowExtensionNote(ExperimentRow earlier) {
+        return "extended from " + windowParameters(earlier.parameters()) + ", where "
+                + earlier.notMeasurable().orElseThrow();
+    }
+
+    /** The {@code warmup=…,window=…} part of a parameter text. */
+    private static String windowParameters(String parameters) {
+        List<String> window = new ArrayList<>();
+        for (String pair : parameters.split(",")) {
+            if (pair.startsWith("warmup=") || pair.startsWith("window=")) {
+                window.add(pair);
+            }
+        }
+        return String.join(",", window);
+    }
+
+    /**
+     * {@code row} with its window {@value #EXTENDED_WINDOW_SLICES} time slices of its machine
+     * long and its warm-up at least a quarter of that; empty when its workload has no
+     * {@code warmup} and {@code window} parameters or its window is already that long.
+     */
+    static Optional<PlannedRow> longerWindow(PlannedRow row) {
+        if (!row.source().takesParameters()) {
+            return Optional.empty();
+        }
+        long target = Math.round(EXTENDED_WINDOW_SLICES * row.machine().timeSliceNs());
+        String parameters = row.workload().parameters();
+        long warmup = -1;
+        long window = -1;
+        for (String pair : parameters.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq < 0) {
+                continue;
+            }
+            String key = pair.substring(0, eq);
+            if (key.equals("warmup")) {
+                warmup = Durations.parseNanos(key, pair.substring(eq + 1));
+            } else if (key.equals("window")) {
+                window = Durations.parseNanos(key, pair.substring(eq + 1));
+            }
+        }
+        if (warmup < 0 || window < 0 || window >= target) {
+            return Optional.empty();
+        }
+        long newWarmup = Math.max(warmup, target / 4);
+        List<String> parts = new ArrayList<>();
+        for (String pair : parameters.split(",")) {
+            if (pair.startsWith("warmup=")) {
+                parts.add("warmup=" + Durations.format(newWarmup));
+            } else if (pair.startsWith("window=")) {
+                parts.add("window=" + Durations.format(target));
+            } else {
+                parts.add(pair);
+            }
+        }
+        return Optional.of(new PlannedRow(row.source().create(String.join(",", parts)), row.machine(),
+                row.published(), row.seed(), row.source()));
     }
 
     /** A row's virtual work, threads × (warm-up + window), to run the longest first; 0 when unknown. */

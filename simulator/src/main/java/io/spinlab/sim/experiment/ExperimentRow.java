@@ -38,13 +38,16 @@ import java.util.OptionalDouble;
  * @param seeds        the seeds the row ran with, in order; one for a single run
  * @param leftScores   the left score of each seed, in seed order
  * @param rightScores  the right score of each seed, in seed order
+ * @param windowExtension empty, or why and from which window the row was run again over a longer one
+ *                        (see {@link Experiment#EXTENDED_WINDOW_SLICES}); {@code parameters} then hold the
+ *                        longer window
  */
 public record ExperimentRow(String experiment, String workload, String machine, String parameters,
                             String leftTuning, double leftScore, String rightTuning, double rightScore,
                             Published published, Map<String, Double> leftMetrics, Map<String, Double> rightMetrics,
                             Optional<String> failure, long wallMillis, boolean memoryModel, long leftOperations,
                             long rightOperations, List<Long> seeds, List<Double> leftScores,
-                            List<Double> rightScores) {
+                            List<Double> rightScores, String windowExtension) {
 
     /** Fewer operations than this in a window make no score: a 0 or 1 says nothing about the primitive. */
     public static final long MIN_OPERATIONS = 100;
@@ -63,10 +66,22 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         seeds = List.copyOf(seeds);
         leftScores = List.copyOf(leftScores);
         rightScores = List.copyOf(rightScores);
+        Objects.requireNonNull(windowExtension, "windowExtension");
         if (seeds.isEmpty() || leftScores.size() != seeds.size() || rightScores.size() != seeds.size()) {
             throw new IllegalArgumentException("one left and one right score per seed; got " + seeds.size()
                     + " seeds, " + leftScores.size() + " left and " + rightScores.size() + " right scores");
         }
+    }
+
+    /** A row run over its first window only. */
+    public ExperimentRow(String experiment, String workload, String machine, String parameters, String leftTuning,
+            double leftScore, String rightTuning, double rightScore, Published published,
+            Map<String, Double> leftMetrics, Map<String, Double> rightMetrics, Optional<String> failure,
+            long wallMillis, boolean memoryModel, long leftOperations, long rightOperations, List<Long> seeds,
+            List<Double> leftScores, List<Double> rightScores) {
+        this(experiment, workload, machine, parameters, leftTuning, leftScore, rightTuning, rightScore, published,
+                leftMetrics, rightMetrics, failure, wallMillis, memoryModel, leftOperations, rightOperations, seeds,
+                leftScores, rightScores, "");
     }
 
     /** A row of one run with {@code seed}. */
@@ -77,6 +92,22 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         this(experiment, workload, machine, parameters, leftTuning, leftScore, rightTuning, rightScore, published,
                 leftMetrics, rightMetrics, failure, wallMillis, memoryModel, leftOperations, rightOperations,
                 List.of(seed), List.of(leftScore), List.of(rightScore));
+    }
+
+    /**
+     * This row, run over a longer window than first planned, saying why: e.g. {@code extended from
+     * warmup=2ms,window=4ms, where left counted 64 operations in the window (fewer than 100)}.
+     * Its {@code wallMillis} adds {@code earlierWallMillis}, the time the first window took.
+     */
+    public ExperimentRow withWindowExtension(String why, long earlierWallMillis) {
+        return new ExperimentRow(experiment, workload, machine, parameters, leftTuning, leftScore, rightTuning,
+                rightScore, published, leftMetrics, rightMetrics, failure, wallMillis + earlierWallMillis,
+                memoryModel, leftOperations, rightOperations, seeds, leftScores, rightScores, why);
+    }
+
+    /** Why the row ran over a longer window than planned and which one it first ran; empty if it did not. */
+    public Optional<String> windowExtended() {
+        return windowExtension.isEmpty() ? Optional.empty() : Optional.of(windowExtension);
     }
 
     /** (right − left) / left × 100 of the row's scores; see {@link Experiment#deltaPercent(double, double)}. */

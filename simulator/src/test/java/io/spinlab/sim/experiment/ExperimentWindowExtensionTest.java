@@ -1,0 +1,85 @@
+package io.spinlab.sim.experiment;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Generation;
+import io.spinlab.sim.workload.MresWaitDrainRate;
+import io.spinlab.sim.workload.ThreadCount;
+import io.spinlab.sim.workload.Window;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A row whose planned window leaves a side with fewer than {@link ExperimentRow#MIN_OPERATIONS}
+ * operations runs again over ten of the machine's time slices, and says so; a row that counts
+ * enough, or whose window is already that long, runs once.
+ */
+class ExperimentWindowExtensionTest {
+
+    /** Skylake with 400 µs slices, so that ten of them make a 4 ms window that a test can afford. */
+    private static final MachineProfile SHORT_SLICES = MachinePresets.byName("skylake-i7-6700").toBuilder()
+            .timeSliceNs(400_000).build();
+
+    /** One drain-rate row at 1 × processors; its 30 µs window holds a few rounds of 8 waiters at most. */
+    private static PlannedRow row(Window window) {
+        return new PlannedRow(new MresWaitDrainRate(ThreadCount.ofMultiple(1), 0, window), SHORT_SLICES,
+                Published.none(), 1);
+    }
+
+    private static Experiment experimentOf(PlannedRow row) {
+        return new Experiment("window-extension", "one row", Generation.NETCORE2_0.tuning(),
+                Generation.NETCORE2_0_13556.tuning(), List.of(row), List.of());
+    }
+
+    @Test
+    void shouldPlanTenSlicesWithAQuarterOfThemAsWarmUp() {
+        PlannedRow longer = Experiment.longerWindow(row(new Window(20_000, 30_000))).orElseThrow();
+
+        assertThat(longer.workload().parameters()).isEqualTo("threads=1pc,delay=0,warmup=1ms,window=4ms");
+        assertThat(longer.machine()).isSameAs(SHORT_SLICES);
+        assertThat(longer.seed()).isEqualTo(1);
+        // A warm-up already longer than a quarter of the new window is kept.
+        assertThat(Experiment.longerWindow(row(new Window(3_000_000, 30_000))).orElseThrow().workload().parameters())
+                .isEqualTo("threads=1pc,delay=0,warmup=3ms,window=4ms");
+        // A window of ten slices or more is as long as it gets.
+        assertThat(Experiment.longerWindow(row(new Window(20_000, 4_000_000)))).isEmpty();
+    }
+
+    @Test
+    void shouldRunARowThatCountedTooFewOperationsAgainOverTheLongerWindow() {
+        PlannedRow planned = row(new Window(20_000, 30_000));
+        Experiment experiment = experimentOf(planned).withSeeds(2);
+        ExperimentRow once = experiment.withWindowExtension(false).runRow(planned);
+        assertThat(once.notMeasurable()).isPresent();
+        assertThat(once.windowExtended()).isEmpty();
+
+        ExperimentRow row = experiment.run(new ProgressListener() { }, 2).getFirst();
+
+        assertThat(row.parameters()).isEqualTo("threads=1pc,delay=0,warmup=1ms,window=4ms");
+        assertThat(row.windowExtended()).contains("extended from warmup=20us,window=30us, where "
+                + once.notMeasurable().orElseThrow());
+        assertThat(row.notMeasurable()).isEmpty();
+        assertThat(Math.min(row.leftOperations(), row.rightOperations()))
+                .isGreaterThanOrEqualTo(ExperimentRow.MIN_OPERATIONS);
+        // The row is exactly the longer window's run, over the same seeds.
+        ExperimentRow direct = experiment.withWindowExtension(false)
+                .runRow(Experiment.longerWindow(planned).orElseThrow());
+        assertThat(row.seeds()).isEqualTo(direct.seeds());
+        assertThat(row.leftScores()).isEqualTo(direct.leftScores());
+        assertThat(row.rightScores()).isEqualTo(direct.rightScores());
+        assertThat(experiment.runRow(planned).rightScores()).isEqualTo(direct.rightScores());
+    }
+
+    @Test
+    void shouldRunARowThatCountedEnoughOnce() {
+        PlannedRow planned = row(new Window(1_000_000, 2_000_000));
+        ExperimentRow row = experimentOf(planned).run(new ProgressListener() { }, 1).getFirst();
+
+        assertThat(row.notMeasurable()).isEmpty();
+        assertThat(row.windowExtended()).isEmpty();
+        assertThat(row.parameters()).isEqualTo(planned.workload().parameters());
+    }
+}
