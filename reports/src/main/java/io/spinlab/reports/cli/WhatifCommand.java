@@ -261,6 +261,9 @@ final class WhatifCommand implements Callable<Integer> {
                 }
             }
         }
+        results.stream().filter(r -> r.windowExtended().isPresent())
+                .forEach(r -> text.println("longer window: " + r.workload() + "(" + r.parameters() + ") on "
+                        + r.machine() + ": " + r.windowExtended().orElseThrow()));
         if (out != null) {
             for (Map.Entry<String, Heatmap> entry : maps.entrySet()) {
                 String file = entry.getKey().replaceAll("[^A-Za-z0-9.-]", "_") + ".svg";
