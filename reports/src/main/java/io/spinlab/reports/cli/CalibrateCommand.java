@@ -60,6 +60,7 @@ final class CalibrateCommand implements Callable<Integer> {
         text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),
                 result.host().logicalProcessors());
         text.println("measured costs: " + result.costs().describe());
+        text.println("instruction clock: " + result.bytecode().describe());
         TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "simulated ops/ms");
         result.points().forEach(p -> table.row(p.workload(), p.tuning(), ExperimentTables.score(p.hardwareScore()),
                 ExperimentTables.score(p.simulatedScore())));

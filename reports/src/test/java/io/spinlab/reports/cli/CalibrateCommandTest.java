@@ -27,6 +27,8 @@ class CalibrateCommandTest {
                 .contains("hardware ops/ms").contains("simulated ops/ms")
                 .containsPattern("mres-wait-latency +net6 +[0-9.]+ +[0-9.]+")
                 .containsPattern("mres-wait-latency +netcore2.0 +[0-9.]+ +[0-9.]+")
+                .containsPattern("instruction clock: (one bytecode costs [0-9.]+ cycles|one bytecode's cost not "
+                        + "measurable).*; spinlock-throughput: [0-9.]+ ns per operation on this host")
                 .contains("rank correlation (Spearman)").contains("wrote the profile to " + profile);
         assertThat(out.toString()).doesNotContain("semaphore-latency");
         MachineProfile host = MachineProfileFiles.load(profile);

@@ -16,14 +16,21 @@ import java.util.Objects;
  * @param nsPerPause the PAUSE cost measured by the normalization code on real hardware, ns
  * @param points     one point per workload and tuning
  * @param costs      the OS costs measured on this host, which the profile takes
+ * @param bytecode   what one bytecode of the primitives' code costs here, which the profile takes when usable
  */
 public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points,
-                                HostCosts costs) {
+                                HostCosts costs, BytecodeCost bytecode) {
 
     public CalibrationResult {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(costs, "costs");
+        Objects.requireNonNull(bytecode, "bytecode");
         points = List.copyOf(points);
+    }
+
+    /** A result without a bytecode measurement. */
+    public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs) {
+        this(host, nsPerPause, points, costs, new BytecodeCost(Double.NaN, List.of()));
     }
 
     /**

@@ -43,9 +43,10 @@ import java.util.function.Consumer;
  * <p>The host profile takes the measured PAUSE, the processor count the JVM sees (every
  * processor counted as a core: SMT is not detected), the clock from {@code /proc/cpuinfo} when
  * readable (else 3 GHz; it only turns the measured ns into cycles and back), and the OS costs
- * {@link HostCosts} measures (clock read, wake-up latency and its spread, yield, sleep); the rest
- * (atomics, line transfers, context switch, time slice, instruction clock) are the defaults of
- * {@link MachineProfile#builder}, not measured yet.
+ * {@link HostCosts} measures (clock read, wake-up latency and its spread, yield, sleep, CAS, line
+ * transfer, a switch to a ready thread, the store rate) and the cost of one bytecode of the
+ * primitives' own code ({@link BytecodeCost}); the time slice, the wake-up's cost to the waker and
+ * SMT are the defaults of {@link MachineProfile#builder}, not measured.
  */
 public final class HostCalibration {
 
@@ -149,6 +150,20 @@ public final class HostCalibration {
         return builder.build();
     }
 
+    /**
+     * {@code host} with the measured cost of one bytecode as its {@code cyclesPerBytecode} (two
+     * decimals) and said in its description; unchanged when the measurement is not usable.
+     */
+    static MachineProfile withBytecodeCost(MachineProfile host, BytecodeCost bytecode) {
+        if (!bytecode.usable()) {
+            return host;
+        }
+        return host.toBuilder().cyclesPerBytecode(Math.round(bytecode.cyclesPerBytecode() * 100) / 100.0)
+                .description(host.description() + String.format(Locale.ROOT, ", one bytecode of the primitives' "
+                        + "code %.2f cycles", bytecode.cyclesPerBytecode()))
+                .build();
+    }
+
     private static MachineProfile.Builder baseProfile(double nsPerPause) {
         int processors = Runtime.getRuntime().availableProcessors();
         double ghz = hostGhz().orElse(DEFAULT_GHZ);
@@ -202,7 +217,9 @@ public final class HostCalibration {
             throws InterruptedException {
         double ns = measureNsPerPause();
         HostCosts costs = HostCosts.measure(settings.wakeSamples());
-        MachineProfile host = hostProfile(ns, costs);
+        MachineProfile measured = hostProfile(ns, costs);
+        BytecodeCost bytecode = BytecodeCost.measure(measured, settings.hardwareWindow(), settings.repetitions());
+        MachineProfile host = withBytecodeCost(measured, bytecode);
         List<CalibrationPoint> points = new ArrayList<>();
         for (String name : settings.workloads()) {
             WorkloadType type = Workloads.byName(name);
@@ -230,6 +247,6 @@ public final class HostCalibration {
                 onPoint.accept(point);
             }
         }
-        return new CalibrationResult(host, ns, points, costs);
+        return new CalibrationResult(host, ns, points, costs, bytecode);
     }
 }
