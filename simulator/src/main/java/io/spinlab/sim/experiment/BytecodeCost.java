@@ -12,7 +12,6 @@ import io.spinlab.sim.workload.WorkloadRunner;
 import io.spinlab.sim.workload.Workloads;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -44,6 +43,12 @@ public record BytecodeCost(double cyclesPerBytecode, List<Probe> probes) {
     /** Tuning of every probe: the newest generation. */
     static final String TUNING = "net6";
 
+    /** Warm-up (JIT compilation) and window of each hardware run of a probe. */
+    public static final Window HARDWARE_WINDOW = new Window(20_000_000, 50_000_000);
+
+    /** Hardware runs per probe; the fastest counts, since a loop with nothing to wait for is only slowed by noise. */
+    public static final int HARDWARE_RUNS = 5;
+
     /** Warm-up and window of each simulated probe: the single thread's loop is steady within microseconds. */
     static final Window SIMULATED_WINDOW = new Window(200_000, 1_000_000);
 
@@ -56,7 +61,7 @@ public record BytecodeCost(double cyclesPerBytecode, List<Probe> probes) {
      *
      * @param workload     the workload's name
      * @param parameters   its parameters (one thread)
-     * @param hardwareNs   on a real thread (the median of the repetitions)
+     * @param hardwareNs   on a real thread (the fastest of the runs)
      * @param freeNs       simulated with instructions free
      * @param oneCycleNs   simulated at one cycle per bytecode
      * @param frequencyGhz the profile's clock, to count the bytecodes
@@ -98,17 +103,27 @@ public record BytecodeCost(double cyclesPerBytecode, List<Probe> probes) {
     }
 
     /**
-     * Times every probe on this host's real threads ({@code repetitions} runs over
-     * {@code hardwareWindow}, the median counts) and in simulations of {@code host} without noise.
+     * Times every probe on this host's real threads ({@value #HARDWARE_RUNS} runs over
+     * {@link #HARDWARE_WINDOW}, the fastest counts) and in simulations of {@code host} without noise.
      *
      * @throws InterruptedException if interrupted during a hardware run
      */
-    public static BytecodeCost measure(MachineProfile host, Window hardwareWindow, int repetitions)
+    public static BytecodeCost measure(MachineProfile host) throws InterruptedException {
+        return measure(host, HARDWARE_WINDOW, HARDWARE_RUNS);
+    }
+
+    /**
+     * Times every probe on this host's real threads ({@code runs} runs over {@code hardwareWindow},
+     * the fastest counts) and in simulations of {@code host} without noise.
+     *
+     * @throws InterruptedException if interrupted during a hardware run
+     */
+    public static BytecodeCost measure(MachineProfile host, Window hardwareWindow, int runs)
             throws InterruptedException {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(hardwareWindow, "hardwareWindow");
-        if (repetitions < 1) {
-            throw new IllegalArgumentException("repetitions = " + repetitions + "; allowed 1 or more");
+        if (runs < 1) {
+            throw new IllegalArgumentException("runs = " + runs + "; allowed 1 or more");
         }
         Tuning tuning = Tuning.parse(TUNING);
         List<Probe> probes = new ArrayList<>();
@@ -117,12 +132,12 @@ public record BytecodeCost(double cyclesPerBytecode, List<Probe> probes) {
             String name = probe.substring(0, colon);
             String parameters = probe.substring(colon + 1);
             Workload onHardware = Workloads.create(name, parameters + "," + hardwareWindow.parameters());
-            double[] hardware = new double[repetitions];
-            for (int i = 0; i < repetitions; i++) {
-                hardware[i] = nsPerOperation(WorkloadRunner.onHardware(onHardware, tuning).opsPerMs());
+            double fastest = Double.NaN;
+            for (int i = 0; i < runs; i++) {
+                double ns = nsPerOperation(WorkloadRunner.onHardware(onHardware, tuning).opsPerMs());
+                fastest = Double.isNaN(fastest) ? ns : Math.min(fastest, ns);
             }
-            Arrays.sort(hardware);
-            probes.add(new Probe(name, parameters, hardware[repetitions / 2], simulatedNs(host, name, parameters, 0),
+            probes.add(new Probe(name, parameters, fastest, simulatedNs(host, name, parameters, 0),
                     simulatedNs(host, name, parameters, 1), host.frequencyGhz()));
         }
         return of(probes);

@@ -218,7 +218,7 @@ public final class HostCalibration {
         double ns = measureNsPerPause();
         HostCosts costs = HostCosts.measure(settings.wakeSamples());
         MachineProfile measured = hostProfile(ns, costs);
-        BytecodeCost bytecode = BytecodeCost.measure(measured, settings.hardwareWindow(), settings.repetitions());
+        BytecodeCost bytecode = BytecodeCost.measure(measured);
         MachineProfile host = withBytecodeCost(measured, bytecode);
         List<CalibrationPoint> points = new ArrayList<>();
         for (String name : settings.workloads()) {
