@@ -77,11 +77,7 @@ class MonitorLockScriptedTest {
 
         assertThat(Thread.interrupted()).isFalse();
         assertThat(platform.calls()).containsExactly("park");
-        assertThat(lock.pulse()).as("left the condition queue").isFalse();
-        lock.exit();
-        assertThat(lock.isHeldByCurrentThread()).as("recursion restored").isTrue();
-        lock.exit();
-        assertThat(lock.isLocked()).isFalse();
+        assertLeftTheQueueWithItsTwoEntriesRestored(lock);
     }
 
     /**
@@ -218,11 +214,7 @@ class MonitorLockScriptedTest {
         assertThatThrownBy(lock::await).isInstanceOf(AssertionError.class).hasMessageStartingWith("untimed park");
 
         assertThat(lock.isHeldByCurrentThread()).isTrue();
-        assertThat(lock.pulse()).as("left the condition queue").isFalse();
-        lock.exit();
-        assertThat(lock.isHeldByCurrentThread()).as("recursion restored").isTrue();
-        lock.exit();
-        assertThat(lock.isLocked()).isFalse();
+        assertLeftTheQueueWithItsTwoEntriesRestored(lock);
     }
 
     /** A deadline 10 ns short of the "no deadline" value is kept as it is, not rounded to it. */
@@ -305,5 +297,14 @@ class MonitorLockScriptedTest {
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         assertThat(platform.calls()).isEmpty();
         lock.exit();
+    }
+
+    /** After a failed wait: nobody left to pulse, and the lock still held twice by this thread. */
+    private static void assertLeftTheQueueWithItsTwoEntriesRestored(MonitorLock lock) {
+        assertThat(lock.pulse()).as("left the condition queue").isFalse();
+        lock.exit();
+        assertThat(lock.isHeldByCurrentThread()).as("recursion restored").isTrue();
+        lock.exit();
+        assertThat(lock.isLocked()).isFalse();
     }
 }
