@@ -37,7 +37,9 @@ public class BarrierPhaseSkipTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread waiter = new Thread(() -> {
             try {
-                completed.set(barrier.signalAndWait(100, TimeUnit.MILLISECONDS));
+                // A timeout far beyond the join below: on a loaded machine the waiter must not time out
+                // before the test has seen it parked (with 100 ms it did, under a mutation-testing run).
+                completed.set(barrier.signalAndWait(30, TimeUnit.SECONDS));
             } catch (Throwable t) {
                 failure.set(t);
             }
