@@ -1,5 +1,6 @@
 package io.spinlab.impl.lock;
 
+import io.spinlab.impl.testing.ScriptedPlatform;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,9 +17,9 @@ import static io.spinlab.impl.lock.BargingAwareLock.SHOULD_NOT_PREEMPT_WAITERS;
 import static io.spinlab.impl.lock.BargingAwareLock.SPINNER_ONE;
 import static io.spinlab.impl.lock.BargingAwareLock.WAITER_ONE;
 import static io.spinlab.impl.lock.BargingAwareLock.WAITER_SIGNALED;
-import static io.spinlab.impl.lock.ScriptedPlatform.backoff;
-import static io.spinlab.impl.lock.ScriptedPlatform.enqueueGhost;
-import static io.spinlab.impl.lock.ScriptedPlatform.queued;
+import static io.spinlab.impl.lock.EntryProtocolScripts.backoff;
+import static io.spinlab.impl.lock.EntryProtocolScripts.enqueueGhost;
+import static io.spinlab.impl.lock.EntryProtocolScripts.queued;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -35,7 +36,7 @@ class BargingAwareLockScriptedTest {
     private static final long START_NS = 7_000_000;
 
     private final ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
-    private final BargingAwareLock lock = new BargingAwareLock(platform.context("barging"), this);
+    private final BargingAwareLock lock = new BargingAwareLock(platform.context("current,monitor=barging"), this);
 
     @AfterEach
     void clearInterrupt() {
@@ -274,7 +275,7 @@ class BargingAwareLockScriptedTest {
     @Test
     void shouldRequeueAtOnceWithoutSpinningAsWokenWaiterOnASingleProcessor() throws Exception {
         ScriptedPlatform single = new ScriptedPlatform(1, START_NS);
-        BargingAwareLock one = new BargingAwareLock(single.context("barging"), this);
+        BargingAwareLock one = new BargingAwareLock(single.context("current,monitor=barging"), this);
         assertThat(one.tryLock()).as("holder").isTrue();
         single.at(2, () -> {
             one.release();

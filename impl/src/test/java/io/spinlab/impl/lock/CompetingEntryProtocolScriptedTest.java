@@ -1,5 +1,6 @@
 package io.spinlab.impl.lock;
 
+import io.spinlab.impl.testing.ScriptedPlatform;
 import io.spinlab.impl.spin.PauseNormalizer;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.tuning.Tuning;
@@ -14,9 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static io.spinlab.impl.lock.ScriptedPlatform.backoff;
-import static io.spinlab.impl.lock.ScriptedPlatform.enqueueGhost;
-import static io.spinlab.impl.lock.ScriptedPlatform.queued;
+import static io.spinlab.impl.lock.EntryProtocolScripts.backoff;
+import static io.spinlab.impl.lock.EntryProtocolScripts.enqueueGhost;
+import static io.spinlab.impl.lock.EntryProtocolScripts.queued;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,7 +45,7 @@ class CompetingEntryProtocolScriptedTest {
     }
 
     private CompetingEntryProtocol lock(String monitor) {
-        return (CompetingEntryProtocol) EntryProtocol.of(platform.context(monitor), this);
+        return (CompetingEntryProtocol) EntryProtocol.of(platform.context("current,monitor=" + monitor), this);
     }
 
     private static boolean barging(String monitor) {
@@ -318,7 +319,7 @@ class CompetingEntryProtocolScriptedTest {
     @ValueSource(strings = {"barging", "corert-lock"})
     void shouldTakeTheLockFreedWhileItWaitedForTheQueuesGuardInsteadOfQueueing(String monitor) throws Exception {
         ScriptedPlatform single = new ScriptedPlatform(1, START_NS);
-        CompetingEntryProtocol lock = (CompetingEntryProtocol) EntryProtocol.of(single.context(monitor), this);
+        CompetingEntryProtocol lock = (CompetingEntryProtocol) EntryProtocol.of(single.context("current,monitor=" + monitor), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         lock.queue.lockGuard();
         single.at(1, () -> {

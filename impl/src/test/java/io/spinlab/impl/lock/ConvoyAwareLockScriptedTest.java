@@ -1,5 +1,6 @@
 package io.spinlab.impl.lock;
 
+import io.spinlab.impl.testing.ScriptedPlatform;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -9,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static io.spinlab.impl.lock.ConvoyAwareLock.WAITER_ONE;
-import static io.spinlab.impl.lock.ScriptedPlatform.enqueueGhost;
-import static io.spinlab.impl.lock.ScriptedPlatform.queued;
+import static io.spinlab.impl.lock.EntryProtocolScripts.enqueueGhost;
+import static io.spinlab.impl.lock.EntryProtocolScripts.queued;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -48,7 +49,7 @@ class ConvoyAwareLockScriptedTest {
     void shouldSpinTheWholeScheduleWithoutTakingTheLockAndThenQueueBehindTheWaiterWhileAThreadWaits()
             throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(2, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         enqueueGhost(lock, WAITER_ONE, "ghost");
         List<String> expected = new ArrayList<>();
@@ -79,7 +80,7 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldHandTheLockToTheWaiterAndNotTheSpinnerWhenReleasedDuringTheSpin() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(2, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         enqueueGhost(lock, WAITER_ONE, "ghost");
         platform.at(3, () -> {
@@ -100,7 +101,7 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldSwitchAndGiveUpWhenTheDeadlinePassesInTheSecondSpinPhase() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(2, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         long deadline = START_NS + 1_000;
         List<String> expected = new ArrayList<>();
@@ -123,7 +124,7 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldOwnTheLockWhenTheHandoffCameAfterTheTimeout() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         platform.at(4, lock.queue::lockGuard);
         platform.at(5, () -> {
@@ -143,7 +144,7 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldOwnTheLockAndReassertTheInterruptWhenTheHandoffCameAfterTheInterrupt() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         platform.at(2, () -> {
             Thread.currentThread().interrupt();
@@ -165,7 +166,7 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldLeaveTheQueueAndThrowWhenInterruptedBeforeTheHandoff() {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         enqueueGhost(lock, WAITER_ONE, "ghost");
         platform.at(2, () -> Thread.currentThread().interrupt());
@@ -182,7 +183,7 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldLeaveTheQueueAndReturnFalseWhenTheDeadlinePassesBeforeTheHandoff() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
 
         assertThat(lock.acquire(START_NS + 1_000, false)).isFalse();
@@ -197,7 +198,7 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldTakeTheLockInsteadOfQueueingWhenReleasedAtTheSpinsLastSwitch() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         platform.at(1, lock::release);
 
@@ -213,7 +214,7 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldFreeTheLockWhenTheLastWaiterLeftWhileTheReleaserWaitedForTheGuard() {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("convoy"), this);
+        ConvoyAwareLock lock = new ConvoyAwareLock(platform.context("current,monitor=convoy"), this);
         assertThat(lock.tryLock()).as("holder").isTrue();
         WaitQueue.Waiter ghost = enqueueGhost(lock, WAITER_ONE, "ghost");
         lock.queue.lockGuard();
@@ -237,9 +238,9 @@ class ConvoyAwareLockScriptedTest {
     @Test
     void shouldTakeAFreeLockAtTheFirstTryOfTheSpin() throws Exception {
         ScriptedPlatform single = new ScriptedPlatform(1, START_NS);
-        ConvoyAwareLock one = new ConvoyAwareLock(single.context("convoy"), this);
+        ConvoyAwareLock one = new ConvoyAwareLock(single.context("current,monitor=convoy"), this);
         ScriptedPlatform dual = new ScriptedPlatform(2, START_NS);
-        ConvoyAwareLock two = new ConvoyAwareLock(dual.context("convoy"), this);
+        ConvoyAwareLock two = new ConvoyAwareLock(dual.context("current,monitor=convoy"), this);
 
         assertThat(one.acquire(NO_DEADLINE, false)).isTrue();
         assertThat(two.acquire(NO_DEADLINE, false)).isTrue();

@@ -1,5 +1,6 @@
 package io.spinlab.impl.lock;
 
+import io.spinlab.impl.testing.ScriptedPlatform;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,7 +43,7 @@ class MonitorLockScriptedTest {
     @Test
     void shouldReturnPulsedAndReassertTheInterruptWhenPulsedAfterTheInterruptEndedTheWait() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context("barging"));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=barging"));
         lock.enter();
         platform.at(3, () -> {
             lock.enter();
@@ -68,7 +69,7 @@ class MonitorLockScriptedTest {
     @Test
     void shouldThrowAndLeaveTheConditionQueueWhenInterruptedAndNotPulsed() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context("barging"));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=barging"));
         lock.enter();
         lock.enter();
         platform.at(1, () -> Thread.currentThread().interrupt());
@@ -88,7 +89,7 @@ class MonitorLockScriptedTest {
     @Test
     void shouldLeaveTheConditionQueueFromTheTailAndKeepLaterWaitersReachable() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context("barging"));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=barging"));
         platform.at(3, () -> {
             lock.enter();
             try {
@@ -132,7 +133,7 @@ class MonitorLockScriptedTest {
     void shouldWaitOneNanosecondLessThanForeverWhenTheTimeoutEndsAtTheNoDeadlineValue(String monitor)
             throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context(monitor));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=" + monitor));
         EntryProtocol entry = entryOf(lock);
         assertThat(entry.tryLock()).as("holder").isTrue();
         long remaining = Long.MAX_VALUE - 1 - START_NS;
@@ -151,7 +152,7 @@ class MonitorLockScriptedTest {
     @CsvSource({"barging, 67108863", "corert-lock, 1073741823", "convoy, 2147483647"})
     void shouldRefuseAWaiterBeyondWhatTheStateWordCounts(String monitor, int maxWaiters) {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context(monitor));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=" + monitor));
         EntryProtocol entry = entryOf(lock);
         int shift = switch (monitor) {
             case "barging" -> BargingAwareLock.WAITER_SHIFT;
@@ -164,7 +165,7 @@ class MonitorLockScriptedTest {
                 .hasMessage("too many waiters: at most " + maxWaiters + " threads may wait");
 
         assertThat(entry.state).isEqualTo(maxWaiters << shift | EntryProtocol.LOCKED);
-        assertThat(ScriptedPlatform.queued(entry)).isEmpty();
+        assertThat(EntryProtocolScripts.queued(entry)).isEmpty();
     }
 
     // ---------------------------------------------------------------- written after the fourth measurement
@@ -173,8 +174,8 @@ class MonitorLockScriptedTest {
     void shouldReportTheLockOrTheGivenBlockerAsWhatItsWaitersWaitOn() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
         Object event = new Object();
-        MonitorLock plain = new MonitorLock(platform.context("barging"));
-        MonitorLock inside = new MonitorLock(platform.context("barging"), event);
+        MonitorLock plain = new MonitorLock(platform.context("current,monitor=barging"));
+        MonitorLock inside = new MonitorLock(platform.context("current,monitor=barging"), event);
         plain.enter();
         inside.enter();
 
@@ -190,9 +191,9 @@ class MonitorLockScriptedTest {
     @Test
     void shouldThrowBeforeReleasingTheLockWhenAwaitIsCalledInterrupted() {
         ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context("barging"));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=barging"));
         lock.enter();
-        ScriptedPlatform.enqueueGhost(entryOf(lock), BargingAwareLock.WAITER_ONE, "ghost");
+        EntryProtocolScripts.enqueueGhost(entryOf(lock), BargingAwareLock.WAITER_ONE, "ghost");
         Thread.currentThread().interrupt();
 
         assertThatThrownBy(lock::await).isInstanceOf(InterruptedException.class);
@@ -207,7 +208,7 @@ class MonitorLockScriptedTest {
     @Test
     void shouldHoldTheLockAgainAndLeaveTheConditionQueueWhenThePlatformFailsTheWait() {
         ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context("barging"));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=barging"));
         lock.enter();
         lock.enter();
 
@@ -221,7 +222,7 @@ class MonitorLockScriptedTest {
     @Test
     void shouldKeepAVeryLongDeadlineThatStopsShortOfTheNoDeadlineValue() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context("corert-lock"));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=corert-lock"));
         EntryProtocol entry = entryOf(lock);
         assertThat(entry.tryLock()).as("holder").isTrue();
         long timeout = Long.MAX_VALUE - START_NS - 10;
@@ -235,13 +236,13 @@ class MonitorLockScriptedTest {
     @Test
     void shouldEnterInterruptiblyWithoutSpinningWhenFreeAndAfterAHandoffWhenHeld() throws Exception {
         ScriptedPlatform platform = new ScriptedPlatform(2, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context("convoy"));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=convoy"));
         lock.enterInterruptibly();
         assertThat(platform.calls()).isEmpty();
         lock.exit();
 
         ScriptedPlatform single = new ScriptedPlatform(1, START_NS);
-        MonitorLock contended = new MonitorLock(single.context("convoy"));
+        MonitorLock contended = new MonitorLock(single.context("current,monitor=convoy"));
         EntryProtocol entry = entryOf(contended);
         assertThat(entry.tryLock()).as("holder").isTrue();
         single.at(2, entry::release);
@@ -256,7 +257,7 @@ class MonitorLockScriptedTest {
 
     @Test
     void shouldNameTheOperationWhenANonOwnerPulsesAll() {
-        MonitorLock lock = new MonitorLock(new ScriptedPlatform(1, START_NS).context("barging"));
+        MonitorLock lock = new MonitorLock(new ScriptedPlatform(1, START_NS).context("current,monitor=barging"));
 
         assertThatThrownBy(lock::pulseAll).isInstanceOf(IllegalMonitorStateException.class)
                 .hasMessage("pulseAll by " + Thread.currentThread().getName() + ", which does not own the lock");
@@ -264,7 +265,7 @@ class MonitorLockScriptedTest {
 
     @Test
     void shouldRefuseTheReentryThatWouldOverflowTheRecursionCount() throws Exception {
-        MonitorLock lock = new MonitorLock(new ScriptedPlatform(1, START_NS).context("barging"));
+        MonitorLock lock = new MonitorLock(new ScriptedPlatform(1, START_NS).context("current,monitor=barging"));
         lock.enter();
         Field recursions = MonitorLock.class.getDeclaredField("recursions");
         recursions.setAccessible(true);
@@ -283,7 +284,7 @@ class MonitorLockScriptedTest {
     @Test
     void shouldRejectANegativeTimeoutOrAnInterruptedCallerBeforeTryingTheLock() {
         ScriptedPlatform platform = new ScriptedPlatform(1, START_NS);
-        MonitorLock lock = new MonitorLock(platform.context("barging"));
+        MonitorLock lock = new MonitorLock(platform.context("current,monitor=barging"));
 
         assertThatThrownBy(() -> lock.tryEnter(-1, TimeUnit.NANOSECONDS)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("timeout = -1 is negative; allowed 0 or more");

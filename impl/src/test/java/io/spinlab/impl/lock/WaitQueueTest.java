@@ -1,5 +1,6 @@
 package io.spinlab.impl.lock;
 
+import io.spinlab.impl.testing.ScriptedPlatform;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

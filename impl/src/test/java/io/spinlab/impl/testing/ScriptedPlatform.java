@@ -1,0 +1,183 @@
+package io.spinlab.impl.testing;
+
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.platform.Platform;
+import io.spinlab.model.tuning.Tuning;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A platform on which the test thread plays every party of a synchronization protocol, one after
+ * another, in the order the test scripts: each platform call is logged, and an action scheduled for
+ * the n-th call runs inside it (a holder that releases during a waiter's park, a barging thread that
+ * takes the lock during a woken waiter's spin, a clock that jumps at a deadline check, a second
+ * waiter that arrives while the first is parked). Nothing ever blocks: a park returns after its
+ * action, as a spurious or signaled wake-up may; a timed park without an action times out, moving
+ * the clock by its timeout; an untimed park without an action would sleep forever, so it fails the
+ * test. The clock moves only when told.
+ *
+ * <p>Several waiters are played by nesting: the second waiter's whole call runs inside the first
+ * one's park, and so on; a protocol's own test helpers may add "ghost" waiters whose threads never
+ * run (the lock tests' {@code EntryProtocolScripts}).
+ */
+public final class ScriptedPlatform implements Platform {
+    private final int processors;
+    private final Thread me = Thread.currentThread();
+    private final List<String> calls = new ArrayList<>();
+    private final Map<Integer, Runnable> actions = new HashMap<>();
+    private final List<Map.Entry<String, Runnable>> namedActions = new ArrayList<>();
+    private final List<Object> blockers = new ArrayList<>();
+    private long nowNs;
+
+    /**
+     * @param processors what {@link #processorCount()} answers
+     * @param startNs the clock's first reading
+     */
+    public ScriptedPlatform(int processors, long startNs) {
+        this.processors = processors;
+        this.nowNs = startNs;
+    }
+
+    /** A context on this platform for {@code tuning}: one PAUSE per normalized yield, at most 7 per iteration. */
+    public SpinContext context(Tuning tuning) {
+        return SpinContext.of(this, tuning, new FixedPauseNormalizer());
+    }
+
+    /** A context on this platform for {@code Tuning.parse(tuning)}, e.g. {@code "current,monitor=convoy"}. */
+    public SpinContext context(String tuning) {
+        return context(Tuning.parse(tuning));
+    }
+
+    /** Runs {@code action} inside the {@code call}-th logged call (1-based), after logging it. */
+    public void at(int call, Runnable action) {
+        if (call <= calls.size() || actions.putIfAbsent(call, action) != null) {
+            throw new IllegalArgumentException("call " + call + " is past or already scripted");
+        }
+    }
+
+    /** Runs {@code action} inside the next logged call. */
+    public void atNextCall(Runnable action) {
+        at(calls.size() + 1, action);
+    }
+
+    /**
+     * Runs {@code action} inside the next call logged as {@code call} (e.g. {@code "park"}), after
+     * logging it. Actions for the same name run in the order they were scripted, one per call; an
+     * action scheduled by number for the same call runs first.
+     */
+    public void atNext(String call, Runnable action) {
+        namedActions.add(Map.entry(call, action));
+    }
+
+    /**
+     * The calls logged so far: {@code pause(n)}, {@code yield}, {@code clock}, {@code park},
+     * {@code parkNanos(n)}, {@code unpark(name)} ({@code unpark(me)} for the test thread).
+     */
+    public List<String> calls() {
+        return List.copyOf(calls);
+    }
+
+    /** What each park and timed park so far was attributed to, in order. */
+    public List<Object> blockers() {
+        return new ArrayList<>(blockers);
+    }
+
+    public int callCount() {
+        return calls.size();
+    }
+
+    /** Scripted actions whose call has not come (a scenario that ran as planned leaves none). */
+    public int pendingActions() {
+        return actions.size() + namedActions.size();
+    }
+
+    public void setNanos(long nanos) {
+        nowNs = nanos;
+    }
+
+    public long nanos() {
+        return nowNs;
+    }
+
+    private boolean log(String call) {
+        calls.add(call);
+        Runnable action = actions.remove(calls.size());
+        Runnable named = null;
+        for (int i = 0; i < namedActions.size(); i++) {
+            if (namedActions.get(i).getKey().equals(call)) {
+                named = namedActions.remove(i).getValue();
+                break;
+            }
+        }
+        if (action != null) {
+            action.run();
+        }
+        if (named != null) {
+            named.run();
+        }
+        return action != null || named != null;
+    }
+
+    @Override
+    public int processorCount() {
+        return processors;
+    }
+
+    @Override
+    public long nanoTime() {
+        log("clock");
+        return nowNs;
+    }
+
+    @Override
+    public void pause(int count) {
+        if (count > 0) {
+            log("pause(" + count + ")");
+        }
+    }
+
+    @Override
+    public void yieldThread() {
+        log("yield");
+    }
+
+    @Override
+    public void sleep(long nanos) {
+        log("sleep(" + nanos + ")");
+    }
+
+    @Override
+    public void park(Object blocker) {
+        blockers.add(blocker);
+        if (!log("park")) {
+            throw new AssertionError("untimed park with nothing scripted to wake it, at call " + calls.size()
+                    + ": " + calls);
+        }
+    }
+
+    @Override
+    public void parkNanos(Object blocker, long nanos) {
+        blockers.add(blocker);
+        if (!log("parkNanos(" + nanos + ")")) {
+            nowNs += nanos;
+        }
+    }
+
+    @Override
+    public void unpark(Thread thread) {
+        log("unpark(" + (thread == me ? "me" : thread.getName()) + ")");
+    }
+
+    @Override
+    public Thread startThread(String name, Runnable task) {
+        throw new UnsupportedOperationException("ScriptedPlatform runs one thread");
+    }
+
+    @Override
+    public int nextRandom(int bound) {
+        return 0;
+    }
+}
