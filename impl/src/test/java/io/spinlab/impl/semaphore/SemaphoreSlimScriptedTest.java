@@ -1,0 +1,217 @@
+package io.spinlab.impl.semaphore;
+
+import io.spinlab.impl.lock.ForeignHolder;
+import io.spinlab.impl.testing.ScriptedPlatform;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * SemaphoreSlim's blocking paths on a {@link ScriptedPlatform}, for every {@code semaphore} policy: the
+ * test thread plays each party. While a waiter is parked on the internal Monitor's condition the
+ * Monitor is free, so the test releases (or a second waiter arrives) inside that park; a Monitor held
+ * by another thread is played with {@link ForeignHolder}. Each case asserts the exact call schedule,
+ * with every run of spin calls (PAUSE, yield, Sleep) shown as {@code spin(n)}: 10 for
+ * {@code until-yield} (the current SpinWait yields from its 10th call on), 140 for the others.
+ */
+class SemaphoreSlimScriptedTest {
+    private static final long START_NS = 5_000_000;
+
+    @AfterEach
+    void clearInterrupt() {
+        Thread.interrupted();
+    }
+
+    private static SemaphoreSlim semaphore(ScriptedPlatform platform, String policy, int initialCount) {
+        return new SemaphoreSlim(platform.context("current,semaphore=" + policy), initialCount, 10);
+    }
+
+    /** The spin before the Monitor, as {@link #collapsed} shows it. */
+    private static String spin(String policy) {
+        return policy.equals("until-yield") ? "spin(10)" : "spin(140)";
+    }
+
+    /** The calls, each run of PAUSE, yield and Sleep calls shown as {@code spin(n)}. */
+    private static List<String> collapsed(List<String> calls) {
+        List<String> shown = new ArrayList<>();
+        int run = 0;
+        for (String call : calls) {
+            if (call.startsWith("pause(") || call.equals("yield") || call.startsWith("sleep(")) {
+                run++;
+                continue;
+            }
+            if (run > 0) {
+                shown.add("spin(" + run + ")");
+                run = 0;
+            }
+            shown.add(call);
+        }
+        if (run > 0) {
+            shown.add("spin(" + run + ")");
+        }
+        return shown;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
+    void shouldParkWithoutATimeoutAndTakeThePermitReleasedDuringThePark(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+        int[] seen = new int[2];
+        platform.atNext("park", () -> {
+            seen[0] = semaphore.waiterCount();
+            seen[1] = semaphore.release();
+        });
+
+        semaphore.acquire();
+
+        assertThat(seen).as("waiters during the park, count before the release").containsExactly(1, 0);
+        assertThat(collapsed(platform.calls())).containsExactly(spin(policy), "park", "unpark(me)");
+        assertThat(platform.blockers()).containsExactly(semaphore);
+        assertThat(semaphore.currentCount()).isZero();
+        assertThat(semaphore.waiterCount()).isZero();
+        assertThat(platform.pendingActions()).isZero();
+    }
+
+    /**
+     * The Monitor's timed wait ends at its deadline and the acquire gives up without reading the clock
+     * again (lock-free reads it once more: its loop checks the deadline after the wait).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
+    void shouldGiveUpWhenTheMonitorWaitTimesOut(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+
+        assertThat(semaphore.tryAcquire(1_000, TimeUnit.NANOSECONDS)).isFalse();
+
+        List<String> expected = new ArrayList<>(List.of("clock", spin(policy), "clock", "clock", "clock",
+                "parkNanos(1000)", "clock"));
+        if (policy.equals("lock-free")) {
+            expected.add("clock");
+        }
+        assertThat(collapsed(platform.calls())).containsExactlyElementsOf(expected);
+        assertThat(platform.nanos()).isEqualTo(START_NS + 1_000);
+        assertThat(semaphore.waiterCount()).isZero();
+        assertThat(semaphore.monitor().isLocked()).isFalse();
+    }
+
+    /**
+     * .NET's Wait(0) sees a permit outside the Monitor, waits for the Monitor (held by another thread),
+     * and finds the permit gone under it: it fails without waiting on the count.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce"})
+    void shouldFailATryWhosePermitIsTakenWhileItWaitsForTheMonitor(String policy) {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 1);
+        ForeignHolder.hold(semaphore.monitor());
+        boolean[] other = new boolean[1];
+        platform.at(1, () -> {
+            ForeignHolder.letGo(semaphore.monitor());
+            other[0] = semaphore.tryAcquire();
+        });
+
+        assertThat(semaphore.tryAcquire()).isFalse();
+
+        assertThat(other[0]).as("the other thread's try").isTrue();
+        assertThat(platform.calls()).as("one PAUSE of the Monitor's spin, no park").containsExactly("pause(1)");
+        assertThat(semaphore.currentCount()).isZero();
+        assertThat(semaphore.waiterCount()).isZero();
+        assertThat(semaphore.monitor().isLocked()).isFalse();
+    }
+
+    /**
+     * lock-free: the spin finds no permit, the Monitor is held by another thread, and a permit is released
+     * (one CAS: nobody is registered yet) while the acquirer is parked on the Monitor's entry queue; it
+     * takes that permit under the Monitor instead of registering.
+     */
+    @Test
+    void shouldTakeAPermitReleasedWhileWaitingForTheMonitorUnderLockFree() throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, "lock-free", 0);
+        ForeignHolder.hold(semaphore.monitor());
+        int[] before = new int[1];
+        platform.atNext("park", () -> {
+            before[0] = semaphore.release();
+            ForeignHolder.letGo(semaphore.monitor());
+        });
+
+        semaphore.acquire();
+
+        assertThat(before[0]).isZero();
+        assertThat(collapsed(platform.calls())).containsExactly("spin(170)", "clock", "park", "unpark(me)", "clock");
+        assertThat(semaphore.currentCount()).isZero();
+        assertThat(semaphore.waiterCount()).as("never registered").isZero();
+        assertThat(semaphore.monitor().isLocked()).isFalse();
+        assertThat(platform.pendingActions()).isZero();
+    }
+
+    /**
+     * Two waiters; the second is interrupted and then a release pulses the first (the longest waiting).
+     * The second, leaving on its interrupt, finds that permit and takes it (a permit beats the
+     * interrupt, whose status is kept); the first, pulsed, waits for the next release.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
+    void shouldLetAnInterruptedWaiterTakeThePermitReleasedForAnother(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+        List<String> seen = new ArrayList<>();
+        platform.atNext("park", () -> { // the first waiter's park
+            try {
+                semaphore.acquire(); // the second waiter
+            } catch (InterruptedException e) {
+                throw new AssertionError("the permit should beat the interrupt", e);
+            }
+            seen.add("second: interrupted=" + Thread.interrupted() + " count=" + semaphore.currentCount()
+                    + " waiters=" + semaphore.waiterCount());
+            seen.add("before=" + semaphore.release());
+        });
+        platform.atNext("park", () -> { // the second waiter's park
+            Thread.currentThread().interrupt();
+            seen.add("before=" + semaphore.release());
+        });
+
+        semaphore.acquire();
+
+        assertThat(seen).containsExactly("before=0", "second: interrupted=true count=0 waiters=1", "before=0");
+        assertThat(Thread.interrupted()).as("the first waiter was not interrupted").isFalse();
+        assertThat(collapsed(platform.calls())).containsExactly(spin(policy), "park", spin(policy), "park",
+                "unpark(me)");
+        assertThat(semaphore.currentCount()).isZero();
+        assertThat(semaphore.waiterCount()).isZero();
+        assertThat(platform.pendingActions()).isZero();
+    }
+
+    /**
+     * A waiter is pulsed and, before it runs, a second permit is released: the release returns the count
+     * the first left (1), and wakes nobody more, the pulsed waiter being the only one; the waiter then
+     * takes one permit and leaves the other.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
+    void shouldReturnTheCountLeftForAPulsedWaiterAndWakeNobodyMore(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+        int[] before = new int[2];
+        platform.atNext("park", () -> {
+            before[0] = semaphore.release();
+            before[1] = semaphore.release();
+        });
+
+        semaphore.acquire();
+
+        assertThat(before).containsExactly(0, 1);
+        assertThat(collapsed(platform.calls())).containsExactly(spin(policy), "park", "unpark(me)");
+        assertThat(semaphore.currentCount()).isEqualTo(1);
+        assertThat(semaphore.waiterCount()).isZero();
+    }
+}
