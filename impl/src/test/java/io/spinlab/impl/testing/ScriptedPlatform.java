@@ -24,6 +24,9 @@ import java.util.Map;
  * run (the lock tests' {@code EntryProtocolScripts}).
  */
 public final class ScriptedPlatform implements Platform {
+    /** More calls than any scripted scenario makes: a runaway loop (a mutant's, say) fails instead of hanging. */
+    private static final int MAX_CALLS = 1_000_000;
+
     private final int processors;
     private final Thread me = Thread.currentThread();
     private final List<String> calls = new ArrayList<>();
@@ -103,6 +106,10 @@ public final class ScriptedPlatform implements Platform {
     }
 
     private boolean log(String call) {
+        if (calls.size() == MAX_CALLS) {
+            throw new AssertionError("more than " + MAX_CALLS + " platform calls: a runaway loop; the last: "
+                    + calls.subList(MAX_CALLS - 10, MAX_CALLS));
+        }
         calls.add(call);
         Runnable action = actions.remove(calls.size());
         Runnable named = null;
