@@ -2,13 +2,13 @@ package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachineSpec;
 import io.spinlab.model.machine.MachineProfile;
-import io.spinlab.model.machine.OperatingSystem;
 import io.spinlab.sim.memory.AccessKind;
 import io.spinlab.sim.memory.FieldLayouts;
 import io.spinlab.sim.memory.MemoryModel;
 import io.spinlab.sim.os.OsCosts;
 import io.spinlab.sim.os.Processor;
 import io.spinlab.sim.os.Scheduler;
+import io.spinlab.sim.os.SchedulingRules;
 import io.spinlab.sim.os.ThreadState;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.BlockerMetrics;
@@ -22,7 +22,6 @@ import io.spinlab.sim.trace.TraceRecorder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -61,23 +60,17 @@ final class Engine {
      * switching); a yield to a ready thread spends yieldReadyNs instead. A thread woken onto an
      * idle processor starts at once: the wake latency already covers the IPI and C-state exit.
      *
-     * Scheduling rules (the profile's OperatingSystem; Scheduler keeps the queues): each
-     * processor has its own ready queue, a woken thread prefers one processor (Windows: its
-     * ideal processor, index mod P; Linux: the one it ran on last), a yield looks only at the
-     * caller's own queue, Windows' Sleep(0) at every queue, and an idle processor takes from
-     * another's queue. On Windows a signalled wake-up boosts the thread: it waits ahead of
-     * unboosted threads, preempts an unboosted thread on its preferred processor at that
-     * thread's next scheduling point (a PAUSE batch in progress is cut short for it: the RESUME
-     * moves earlier under a new resumeToken, the stale one is skipped, and the PAUSE time not
-     * spent is owed), and loses the boost when it completes a slice or yields. Not modelled:
-     * Linux's wake-up preemption and periodic load balancing, Windows' quantum carried over on
-     * preemption, boosts other than the wait-completion one. SMT: logical processors of one core
-     * are numbered next to each other; a ready thread prefers a wholly idle core (Windows before
-     * its ideal processor unless that one's core is idle; Linux after the processor it last ran
-     * on), and instructions drained at a scheduling point are stretched by smtSlowdown as the
-     * siblings are busy at that instant (withSiblings): the charge is fixed when it starts, not
-     * re-priced when a sibling changes state during it.
-     *
+     * Scheduling (Scheduler keeps the queues, SchedulingRules holds the profile's OS rules):
+     * each processor has its own ready queue, a ready thread goes where the rules prefer, a yield
+     * looks only at the caller's own queue, a zero sleep where the rules say, and an idle
+     * processor takes from another's queue. A boosted thread (the rules' wait-completion boost)
+     * waits ahead of unboosted threads, preempts an unboosted thread on its preferred processor
+     * at that thread's next scheduling point (a PAUSE batch in progress is cut short for it: the
+     * RESUME moves earlier under a new resumeToken, the stale one is skipped, and the PAUSE time
+     * not spent is owed), and loses the boost when it completes a slice or yields. SMT: logical
+     * processors of one core are numbered next to each other, and instructions drained at a
+     * scheduling point are stretched as the siblings are busy at that instant (InstructionClock).
+
      * Determinism: the only inputs to any decision are the event order (time, seq), thread
      * indices (creation order), the ready queues' FIFO order, and the seeded SimRandom streams.
      * Maps keyed by Thread or blocker objects are used for lookups only, never iterated for a
@@ -119,29 +112,19 @@ final class Engine {
     /** Most resumes spent unwinding one thread at the end of an aborted run. */
     private static final int UNWIND_ATTEMPTS = 1_000;
     private static final long WALL_CHECK_MASK = 4095;
-    private static final int PICOS_PER_NANO = 1_000;
     private static final long MEMORY_KIND_MASK = (1L << SimThread.MEMORY_KIND_BITS) - 1;
     /** Longest a simulated thread may wait, in wall time, for a monitor another real thread holds. */
     private static final long MONITOR_WAIT_NANOS = 10_000_000_000L;
     private static final long MONITOR_POLL_NANOS = 20_000;
-    /**
-     * Cycles a PAUSE loop spends issuing its own instructions per PAUSE (the JIT's increment,
-     * compare and branch around the PAUSE, which fuse into about two cycles of issue). An
-     * estimate; it sets how much a spinning SMT sibling slows the other (withSiblings).
-     */
-    private static final double SPIN_LOOP_ISSUE_CYCLES = 2;
-
     /** The simulated thread a virtual thread belongs to, set by the thread itself (see GuestHooks). */
     static final ThreadLocal<SimThread> RUNNING = new ThreadLocal<>();
 
     final MachineProfile machine;
-    /** Whose scheduler rules apply: where a woken thread goes, boosts, what a yield gives way to. */
-    private final OperatingSystem os;
-    /** See MachineProfile.smtSlowdown; 1 on parts with one thread per core. */
-    private final double smtSlowdown;
-    /** How busy a sibling in a PAUSE batch keeps the core, 0..1 (see withSiblings). */
-    private final double pausingSiblingBusy;
+    /** The profile's OS rules: where a ready thread goes, boosts, what a zero sleep gives way to. */
+    private final SchedulingRules rules;
     final OsCosts costs;
+    /** Prices the code a thread ran between two scheduling points. */
+    private final InstructionClock instructions;
     final Scheduler scheduler;
     final Faults faults;
     final Budgets budgets;
@@ -152,21 +135,17 @@ final class Engine {
     /** The platform of this engine's simulation (set once by Simulation). */
     SimulatedPlatform platform;
     private final SimRandom faultRandom;
-    /** Draws the run-to-run noise (null with noise off): wake latency, PAUSE and clock-read costs, timer phases. */
-    private final SimRandom noiseRandom;
-    private final double wakeJitter;
-    private final double costJitter;
-    /** Processors whose first slice still takes a random timer phase (with noise on). */
-    private final boolean[] pendingPhase;
+    /** The run-to-run noise: wake latency, PAUSE and clock-read costs, timer phases (drawing nothing when off). */
+    private final Noise noise;
+    /** What clock reads return. */
+    private final ClockReads clock;
     private final SimRandom platformRandom;
     private final EventQueue queue = new EventQueue();
     private final ArrayList<SimThread> threads = new ArrayList<>();
     /** Threads started before the run, placed on processors in this order when it begins. */
     private final List<SimThread> startedBeforeRun = new ArrayList<>();
     private final HashMap<Thread, SimThread> byThread = new HashMap<>();
-    private final IdentityHashMap<Object, BlockerStats> blockers = new IdentityHashMap<>();
-    private final ArrayList<BlockerStats> blockerOrder = new ArrayList<>();
-    private final HashMap<String, Integer> blockerClassCounts = new HashMap<>();
+    private final BlockerTable blockers = new BlockerTable();
     private final ArrayDeque<SimThread> interrupted = new ArrayDeque<>();
     private final EventLogDigest digest = new EventLogDigest();
     private final TraceRecorder trace;
@@ -175,7 +154,6 @@ final class Engine {
     private final long preemptionPicos;
     private final long spuriousMaxPicos;
     private final long delayedWakeMaxPicos;
-    private final long jitterMaxPicos;
 
     long now;
     long steps;
@@ -185,9 +163,6 @@ final class Engine {
     private final long maxSteps;
     /** Times a simulated thread's continuation was run (hand-offs between the engine and a thread). */
     long handOffs;
-    /** The latest instant a clock read was dated at, ps, and what it returned, ns (see readClock). */
-    private long lastClockAtPicos;
-    private long lastClockNanos;
     private int live;
     private long nextFlowId;
     /** The simulated thread running right now, or null. */
@@ -207,12 +182,11 @@ final class Engine {
     Engine(MachineProfile machine, long seed, Faults faults, Budgets budgets, boolean traceOn, long traceLimit,
             String context, boolean memoryModel, int schedulingPoints, FieldLayouts layouts, boolean noise) {
         this.machine = machine;
-        this.os = machine.os();
-        this.smtSlowdown = machine.smtThreadsPerCore() > 1 ? machine.smtSlowdown() : 1;
-        this.pausingSiblingBusy = SPIN_LOOP_ISSUE_CYCLES / (SPIN_LOOP_ISSUE_CYCLES + machine.pauseCycles());
         this.costs = OsCosts.of(machine);
         this.scheduler = new Scheduler(machine.logicalProcessors(), machine.smtThreadsPerCore(),
                 costs.timeSlicePicos());
+        this.rules = SchedulingRules.of(machine.os(), scheduler);
+        this.instructions = new InstructionClock(machine, costs, scheduler, threads);
         this.faults = faults;
         this.budgets = budgets;
         this.seed = seed;
@@ -222,17 +196,13 @@ final class Engine {
         this.platformRandom = root.split();
         this.faultRandom = root.split();
         // Split after the others, so that turning noise on leaves their streams as they were.
-        this.noiseRandom = noise ? root.split() : null;
-        this.wakeJitter = machine.wakeJitterPercent() / 100;
-        this.costJitter = machine.costJitterPercent() / 100;
-        this.pendingPhase = new boolean[machine.logicalProcessors()];
-        java.util.Arrays.fill(pendingPhase, noise);
+        this.noise = new Noise(machine, costs, noise ? root.split() : null);
         this.trace = traceOn ? new TraceRecorder(machine.logicalProcessors(), traceLimit) : null;
         this.schedulingLog = schedulingPoints > 0 ? new SchedulingLog(schedulingPoints, layouts) : null;
         this.preemptionPicos = OsCosts.toPicos(faults.preemptionNanos());
         this.spuriousMaxPicos = OsCosts.toPicos(faults.spuriousWakeupMaxDelayNanos());
         this.delayedWakeMaxPicos = OsCosts.toPicos(faults.delayedWakeupMaxNanos());
-        this.jitterMaxPicos = OsCosts.toPicos(faults.clockJitterNanos());
+        this.clock = new ClockReads(faultRandom, OsCosts.toPicos(faults.clockJitterNanos()));
         this.virtualLimitPicos = OsCosts.toPicos(budgets.maxVirtualNanos());
         this.maxSteps = budgets.maxSteps();
     }
@@ -356,11 +326,11 @@ final class Engine {
             return;
         }
         if (me.spinBlockerId >= 0) {
-            throw new IllegalStateException("'" + me.name + "' began a spin wait on " + blockerStats(blocker).name
-                    + " inside its spin wait on " + blockerOrder.get(me.spinBlockerId).name
+            throw new IllegalStateException("'" + me.name + "' began a spin wait on " + blockers.of(blocker).name
+                    + " inside its spin wait on " + blockers.get(me.spinBlockerId).name
                     + ": spin waits do not nest");
         }
-        BlockerStats stats = blockerStats(blocker);
+        BlockerStats stats = blockers.of(blocker);
         stats.spinWaitBegan();
         me.spinBlockerId = stats.id;
         me.spinSince = now;
@@ -379,12 +349,12 @@ final class Engine {
             if (killing) {
                 return;
             }
-            throw new IllegalStateException("'" + me.name + "' ended a spin wait on " + blockerStats(blocker).name
+            throw new IllegalStateException("'" + me.name + "' ended a spin wait on " + blockers.of(blocker).name
                     + " that it had not begun");
         }
-        BlockerStats stats = blockerOrder.get(me.spinBlockerId);
-        if (stats.blocker != (blocker == null ? NullBlocker.INSTANCE : blocker)) {
-            throw new IllegalStateException("'" + me.name + "' ended a spin wait on " + blockerStats(blocker).name
+        BlockerStats stats = blockers.get(me.spinBlockerId);
+        if (!BlockerTable.isOf(stats, blocker)) {
+            throw new IllegalStateException("'" + me.name + "' ended a spin wait on " + blockers.of(blocker).name
                     + " while spin-waiting on " + stats.name);
         }
         stats.spinWaitEnded(now - me.spinSince);
@@ -641,19 +611,7 @@ final class Engine {
             t.requestHandled = false; // handled on the thread itself before it parked (see call)
             return;
         }
-        long work = 0;
-        if (t.pendingInstructions != 0) {
-            work = costs.bytecodePicos(t.pendingInstructions);
-            t.pendingInstructions = 0;
-        }
-        if (t.pendingStoredBytes != 0) {
-            work += costs.storedBytesPicos(t.pendingStoredBytes);
-            t.pendingStoredBytes = 0;
-        }
-        if (work > 0 && smtSlowdown > 1) {
-            work = withSiblings(t.processor, work);
-        }
-        handleRequest(t, work);
+        handleRequest(t, instructions.drain(t, now));
     }
 
     /**
@@ -683,13 +641,14 @@ final class Engine {
         }
         digest.record(now, kind, t.index, t.reqArg, 0);
         if (schedulingLog != null) {
-            logPoint(t, kind);
+            schedulingLog.request(now, t, kind == SimThread.REQ_UNPARK && t.reqObject != null
+                    ? byThread.get((Thread) t.reqObject) : null);
         }
         switch (kind) {
-            case SimThread.REQ_PAUSE -> pauseFor(t, work, jittered(costs.pausePicos((int) t.reqArg), costJitter));
+            case SimThread.REQ_PAUSE -> pauseFor(t, work, noise.cost(costs.pausePicos((int) t.reqArg)));
             case SimThread.REQ_CLOCK -> {
-                t.reqResult = readClock(t, later(work));
-                continueAfter(t, work, jittered(costs.clockReadPicos(), costJitter), Activity.WORKING);
+                t.reqResult = clock.read(t, later(work));
+                continueAfter(t, work, noise.cost(costs.clockReadPicos()), Activity.WORKING);
             }
             case SimThread.REQ_CHARGE -> continueAfter(t, work, costs.atLeastFloor(t.reqArg), Activity.WORKING);
             case SimThread.REQ_YIELD -> {
@@ -727,26 +686,6 @@ final class Engine {
         digest.record(now, SimThread.REQ_MEMORY, t.index, arg, memory.lastObjectId());
         t.reqObject = null;
         continueAfter(t, work, costs.atLeastFloor(cost), Activity.WORKING);
-    }
-
-    /** Logs a scheduling point other than a memory access (scheduling log on). */
-    private void logPoint(SimThread t, int kind) {
-        switch (kind) {
-            case SimThread.REQ_PAUSE -> schedulingLog.point(now, t, "PAUSE x " + t.reqArg, "");
-            case SimThread.REQ_CLOCK -> schedulingLog.point(now, t, "clock", "");
-            case SimThread.REQ_CHARGE -> schedulingLog.point(now, t, "charge " + Picos.format(t.reqArg), "");
-            case SimThread.REQ_YIELD -> schedulingLog.point(now, t,
-                    t.reqArg == SimThread.YIELD_SLEEP_ZERO ? "sleep 0" : "yield", "");
-            case SimThread.REQ_SLEEP -> schedulingLog.point(now, t, "sleep " + t.reqArg + " ns", "");
-            case SimThread.REQ_PARK -> schedulingLog.point(now, t, t.reqArg >= 0 ? "park " + t.reqArg + " ns" : "park",
-                    t.reqObject == null ? "" : "on " + schedulingLog.name(t.reqObject));
-            case SimThread.REQ_UNPARK -> {
-                SimThread target = t.reqObject == null ? null : byThread.get((Thread) t.reqObject);
-                schedulingLog.point(now, t, "unpark", target == null ? "" : "'" + target.name + "'");
-            }
-            case SimThread.REQ_START -> schedulingLog.point(now, t, "start", "'" + t.reqObject + "'");
-            default -> schedulingLog.point(now, t, "request " + kind, "");
-        }
     }
 
     /** {@code SimpleName: first line of the message}, for one table cell. */
@@ -810,7 +749,7 @@ final class Engine {
             if (trace != null) {
                 trace.threadActivity(t.index, Activity.PARKED, t.stateSince, now, t.blockerId);
             }
-            blockerOrder.get(t.blockerId).woke(waited);
+            blockers.get(t.blockerId).woke(waited);
             t.blocker = null;
             t.blockerId = -1;
         } else {
@@ -820,7 +759,7 @@ final class Engine {
             }
         }
         t.wakeUps++;
-        if (os == OperatingSystem.WINDOWS && t.wakeCause == SimThread.CAUSE_UNPARK) {
+        if (t.wakeCause == SimThread.CAUSE_UNPARK && rules.boostsSignalledWake()) {
             t.boosted = true; // a signal satisfied the wait
         }
         if (t.wakeCause == SimThread.CAUSE_SPURIOUS) {
@@ -874,7 +813,7 @@ final class Engine {
         while (!interrupted.isEmpty()) {
             SimThread t = interrupted.poll();
             if (t.state == ThreadState.PARKED || t.state == ThreadState.SLEEPING) {
-                scheduleWake(t, later(wakeLatency()), SimThread.CAUSE_INTERRUPT, -1);
+                scheduleWake(t, later(noise.wakeLatency()), SimThread.CAUSE_INTERRUPT, -1);
             }
         }
     }
@@ -909,76 +848,6 @@ final class Engine {
     }
 
     /**
-     * {@code work} ps of instructions on {@code p}, stretched by the sibling logical processors of
-     * its core as they are now: {@code work × (1 + (smtSlowdown − 1) × b)}, where b is the mean
-     * over the siblings of how busy each keeps the core's issue slots: 0 idle, 1 running
-     * anything but PAUSEs, and in a PAUSE batch the share of a PAUSE loop spent issuing its own
-     * instructions, SPIN_LOOP_ISSUE_CYCLES / (SPIN_LOOP_ISSUE_CYCLES + pauseCycles): a 140-cycle
-     * PAUSE leaves the core to the other thread, a 10-cycle one much less so.
-     */
-    private long withSiblings(int p, long work) {
-        int perCore = scheduler.threadsPerCore();
-        int first = scheduler.firstOfCore(p);
-        double busy = 0;
-        for (int q = first; q < first + perCore; q++) {
-            if (q == p || scheduler.isIdle(q)) {
-                continue;
-            }
-            SimThread sibling = threads.get(scheduler.processor(q).thread());
-            busy += sibling.pauseEndPicos > now ? pausingSiblingBusy : 1;
-        }
-        if (busy == 0) {
-            return work;
-        }
-        double factor = 1 + (smtSlowdown - 1) * busy / (perCore - 1);
-        return Math.round(work * factor);
-    }
-
-    /** One wake-up's latency: the machine's, with its noise when noise is on. */
-    private long wakeLatency() {
-        return jittered(costs.wakeLatencyPicos(), wakeJitter);
-    }
-
-    /**
-     * {@code picos} times a uniform draw in [1 − fraction, 1 + fraction] with noise on (rounded
-     * to the picosecond, never negative); {@code picos} itself with noise off.
-     */
-    private long jittered(long picos, double fraction) {
-        if (noiseRandom == null || fraction == 0 || picos == 0) {
-            return picos;
-        }
-        double factor = 1 + fraction * (2 * noiseRandom.nextDouble() - 1);
-        return Math.max(0, Math.round(picos * factor));
-    }
-
-    /**
-     * What {@code t}'s clock read dated at virtual time {@code at} returns: {@code at} in ns plus
-     * the injected jitter, kept monotonic in {@code at} across threads, as a machine's invariant
-     * TSC is. A read is dated at the end of the instructions before it, so reads are not handled
-     * in the order of their dates: a read dated before the latest-dated one so far is held at or
-     * below that one's value (and at or above its own thread's previous read) instead of
-     * raising the bar, so a future-dated read never pushes earlier-dated reads forward. Without
-     * jitter every read returns exactly {@code at} in ns.
-     */
-    private long readClock(SimThread t, long at) {
-        long picos = at;
-        if (jitterMaxPicos > 0) {
-            picos += faultRandom.nextLong(jitterMaxPicos + 1);
-        }
-        long nanos = picos / PICOS_PER_NANO;
-        if (at >= lastClockAtPicos) {
-            nanos = Math.max(nanos, lastClockNanos);
-            lastClockAtPicos = at;
-            lastClockNanos = nanos;
-        } else {
-            nanos = Math.min(nanos, lastClockNanos);
-        }
-        nanos = Math.max(nanos, t.lastClockNanos);
-        t.lastClockNanos = nanos;
-        return nanos;
-    }
-
-    /**
      * {@code SwitchToThread} and {@code sched_yield}: gives the processor to the first thread
      * ready on this processor's own queue, never to one waiting elsewhere, and goes to the end
      * of that queue; with nobody ready here it returns after the system call.
@@ -993,12 +862,12 @@ final class Engine {
     }
 
     /**
-     * Windows' {@code Sleep(0)}: gives up the rest of the slice to a thread ready anywhere (this
-     * processor's own first, else one it takes from another's queue); with nobody ready at all
-     * it returns after the system call. On Linux a zero sleep is {@code sched_yield}.
+     * A zero sleep. Windows' {@code Sleep(0)} gives up the rest of the slice to a thread ready
+     * anywhere (this processor's own first, else one it takes from another's queue); with nobody
+     * ready at all it returns after the system call. Elsewhere it is {@code sched_yield}.
      */
     private void sleepZero(SimThread t) {
-        if (os != OperatingSystem.WINDOWS) {
+        if (!rules.zeroSleepLooksEverywhere()) {
             yieldProcessor(t);
             return;
         }
@@ -1053,7 +922,7 @@ final class Engine {
             return;
         }
         Object blocker = t.reqObject;
-        BlockerStats stats = blockerStats(blocker);
+        BlockerStats stats = blockers.of(blocker);
         stats.parked();
         t.state = ThreadState.PARKED;
         t.stateSince = now;
@@ -1063,12 +932,12 @@ final class Engine {
         t.wakeToken++;
         long timeoutNanos = t.reqArg;
         if (timeoutNanos >= 0) {
-            scheduleWake(t, later(OsCosts.toPicos(timeoutNanos), wakeLatency()), SimThread.CAUSE_TIMEOUT,
+            scheduleWake(t, later(OsCosts.toPicos(timeoutNanos), noise.wakeLatency()), SimThread.CAUSE_TIMEOUT,
                     -1);
         }
         if (faults.spuriousWakeupRate() > 0 && faultRandom.chance(faults.spuriousWakeupRate())) {
             long delay = faultRandom.nextLong(spuriousMaxPicos + 1);
-            scheduleWake(t, later(delay, wakeLatency()), SimThread.CAUSE_SPURIOUS, -1);
+            scheduleWake(t, later(delay, noise.wakeLatency()), SimThread.CAUSE_SPURIOUS, -1);
         }
         t.contextSwitches++;
         int p = t.processor;
@@ -1092,7 +961,7 @@ final class Engine {
                 // nothing to wake
             }
             case PARKED -> {
-                long latency = wakeLatency();
+                long latency = noise.wakeLatency();
                 if (faults.delayedWakeupRate() > 0 && faultRandom.chance(faults.delayedWakeupRate())) {
                     latency += faultRandom.nextLong(delayedWakeMaxPicos + 1);
                 }
@@ -1179,22 +1048,15 @@ final class Engine {
     }
 
     /**
-     * A ready thread takes an idle processor, its preferred one if idle; with none idle it
-     * waits on its preferred processor's queue, and a boosted thread there preempts an
-     * unboosted one (Windows: a higher priority preempts at once, so a PAUSE batch in progress
-     * is cut short).
-     *
-     * <p>Preferred processor: on Windows the thread's ideal processor (assigned round robin in
-     * creation order: thread index mod P), then the one it ran on last; on Linux the one it ran
-     * on last. With SMT both prefer a whole idle core: Windows takes its preferred processors
-     * only if their core is idle, then the lowest processor of an idle core, before any idle
-     * processor; Linux takes the last processor whenever it is idle, then an idle core.
+     * A ready thread takes an idle processor (which one: {@link SchedulingRules#idleProcessorFor});
+     * with none idle it waits on its preferred processor's queue, and a boosted thread there
+     * preempts an unboosted one (Windows: a higher priority preempts at once, so a PAUSE batch in
+     * progress is cut short).
      */
     private void place(SimThread t) {
-        int ideal = t.index % scheduler.processorCount();
-        int home = os == OperatingSystem.WINDOWS ? ideal : t.lastProcessor;
+        int home = rules.preferredProcessor(t.index, t.lastProcessor);
         if (scheduler.idleCount() > 0) {
-            dispatch(idleProcessorFor(home, t.lastProcessor, t.hasRun), t, now);
+            dispatch(rules.idleProcessorFor(home, t.lastProcessor, t.hasRun), t, now);
             return;
         }
         scheduler.enqueue(t.index, home, t.boosted, false);
@@ -1204,32 +1066,6 @@ final class Engine {
                 cutPauseShort(running);
             }
         }
-    }
-
-    /**
-     * The idle processor a ready thread takes; see {@link #place}. Some processor is idle. A
-     * thread that never ran has no last processor on Linux, which places a new task on the
-     * idlest part of the machine: an idle core first.
-     */
-    private int idleProcessorFor(int home, int last, boolean hasRun) {
-        if (os == OperatingSystem.WINDOWS) {
-            if (scheduler.coreIdle(home)) {
-                return home;
-            }
-            if (scheduler.coreIdle(last)) {
-                return last;
-            }
-        } else if (hasRun && scheduler.isIdle(last)) {
-            return last;
-        }
-        int core = scheduler.lowestIdleCoreProcessor();
-        if (core >= 0) {
-            return core;
-        }
-        if (scheduler.isIdle(home)) {
-            return home;
-        }
-        return scheduler.isIdle(last) ? last : scheduler.lowestIdleProcessor();
     }
 
     /** Puts {@code t} on idle processor {@code p}; it runs from {@code start}. */
@@ -1246,15 +1082,7 @@ final class Engine {
         t.processor = p;
         t.lastProcessor = p;
         t.hasRun = true;
-        long sliceStart = begin;
-        if (pendingPhase[p]) {
-            // The processor's timer has a phase of its own: its first slice ends anywhere within
-            // one slice, so that processors do not preempt in lockstep at multiples of the slice
-            // after the run's start.
-            pendingPhase[p] = false;
-            sliceStart = begin - noiseRandom.nextLong(scheduler.timeSlicePicos());
-        }
-        scheduler.occupy(p, t.index, sliceStart);
+        scheduler.occupy(p, t.index, noise.sliceStart(p, begin));
         digest.record(begin, DIGEST_DISPATCH, t.index, p, 0);
         queue.add(begin, Event.RESUME, t, t.resumeToken);
     }
@@ -1267,32 +1095,6 @@ final class Engine {
     private long later(long a, long b) {
         long delta = a + b;
         return later(delta < a ? Long.MAX_VALUE : delta);
-    }
-
-    private BlockerStats blockerStats(Object blocker) {
-        Object key = blocker == null ? NullBlocker.INSTANCE : blocker;
-        BlockerStats stats = blockers.get(key);
-        if (stats == null) {
-            String simple = key == NullBlocker.INSTANCE ? "null" : key.getClass().getSimpleName();
-            if (simple.isEmpty()) {
-                simple = key.getClass().getName();
-            }
-            int n = blockerClassCounts.merge(simple, 1, Integer::sum) - 1;
-            stats = new BlockerStats(blockerOrder.size(), simple + "#" + n, key);
-            blockers.put(key, stats);
-            blockerOrder.add(stats);
-        }
-        return stats;
-    }
-
-    /** Stands in for a null blocker in the blocker table. */
-    private static final class NullBlocker {
-        static final NullBlocker INSTANCE = new NullBlocker();
-
-        @Override
-        public String toString() {
-            return "no blocker";
-        }
     }
 
     // ------------------------------------------------------------------ the end
@@ -1332,7 +1134,7 @@ final class Engine {
         String spec = MachineSpec.describe(machine);
         String machineText = spec.contains(" ") ? "'" + spec + "'" : spec;
         return "machine=" + machineText + (context.isEmpty() ? "" : " " + context) + " seed=" + seed + " faults="
-                + faults.describe() + (memory != null ? " memory=on" : "") + (noiseRandom != null ? " noise=on" : "");
+                + faults.describe() + (memory != null ? " memory=on" : "") + (noise.on() ? " noise=on" : "");
     }
 
     private String report() {
@@ -1361,13 +1163,13 @@ final class Engine {
             case RUNNABLE -> line.append(t.heldOff ? "preempted (injected)" : "runnable, waiting for a processor");
             case SLEEPING -> line.append("sleeping since ").append(Picos.format(t.stateSince));
             case PARKED -> {
-                BlockerStats stats = blockerOrder.get(t.blockerId);
+                BlockerStats stats = blockers.get(t.blockerId);
                 line.append("parked on ").append(stats.name).append(" (").append(safeToString(stats.blocker))
                         .append(") since ").append(Picos.format(t.stateSince));
             }
         }
         if (t.spinBlockerId >= 0) {
-            line.append(", spin-waiting on ").append(blockerOrder.get(t.spinBlockerId).name).append(" since ")
+            line.append(", spin-waiting on ").append(blockers.get(t.spinBlockerId).name).append(" since ")
                     .append(Picos.format(t.spinSince));
         }
         if (t == blockedOutside) {
@@ -1406,7 +1208,7 @@ final class Engine {
         for (Processor p : scheduler.processors()) {
             processorMetrics.add(new ProcessorMetrics(p.index(), p.busyPicos(), p.switchPicos(), now));
         }
-        long[] openSpinWaitPicos = new long[blockerOrder.size()];
+        long[] openSpinWaitPicos = new long[blockers.all().size()];
         for (SimThread t : threads) {
             if (t.spinBlockerId >= 0 && t.state != ThreadState.DONE) {
                 openSpinWaitPicos[t.spinBlockerId] += now - t.spinSince;
@@ -1414,7 +1216,7 @@ final class Engine {
         }
         List<BlockerMetrics> blockerMetrics = new ArrayList<>();
         List<String> blockerNames = new ArrayList<>();
-        for (BlockerStats b : blockerOrder) {
+        for (BlockerStats b : blockers.all()) {
             blockerMetrics.add(b.metrics(openSpinWaitPicos[b.id]));
             blockerNames.add(b.name);
         }

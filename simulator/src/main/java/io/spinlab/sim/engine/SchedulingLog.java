@@ -4,6 +4,7 @@ import io.spinlab.sim.memory.AccessKind;
 import io.spinlab.sim.memory.FieldLayouts;
 import io.spinlab.sim.memory.FieldSlot;
 import io.spinlab.sim.memory.MemoryModel;
+import io.spinlab.sim.trace.Picos;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
@@ -73,6 +74,25 @@ final class SchedulingLog {
         Entry e = new Entry(picos, t, action);
         e.target = target;
         add(e);
+    }
+
+    /**
+     * Logs the request {@code t} stopped at, other than a memory access; {@code unparked} is the
+     * target of an unpark (null if it is none of this run's threads, or for other requests).
+     */
+    void request(long picos, SimThread t, SimThread unparked) {
+        switch (t.reqKind) {
+            case SimThread.REQ_PAUSE -> point(picos, t, "PAUSE x " + t.reqArg, "");
+            case SimThread.REQ_CLOCK -> point(picos, t, "clock", "");
+            case SimThread.REQ_CHARGE -> point(picos, t, "charge " + Picos.format(t.reqArg), "");
+            case SimThread.REQ_YIELD -> point(picos, t, t.reqArg == SimThread.YIELD_SLEEP_ZERO ? "sleep 0" : "yield", "");
+            case SimThread.REQ_SLEEP -> point(picos, t, "sleep " + t.reqArg + " ns", "");
+            case SimThread.REQ_PARK -> point(picos, t, t.reqArg >= 0 ? "park " + t.reqArg + " ns" : "park",
+                    t.reqObject == null ? "" : "on " + name(t.reqObject));
+            case SimThread.REQ_UNPARK -> point(picos, t, "unpark", unparked == null ? "" : "'" + unparked.name + "'");
+            case SimThread.REQ_START -> point(picos, t, "start", "'" + t.reqObject + "'");
+            default -> point(picos, t, "request " + t.reqKind, "");
+        }
     }
 
     /** A name for {@code o} that is stable across runs: {@code SimpleName#n}. */

@@ -1,0 +1,73 @@
+package io.spinlab.sim.engine;
+
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.os.OsCosts;
+
+/**
+ * A run's run-to-run noise, drawn from its own stream of the seed (so that turning noise on
+ * leaves every other stream as it was): the wake latency within ± {@code wakeJitterPercent}, the
+ * PAUSE and clock-read costs within ± {@code costJitterPercent}, and a random phase of each
+ * processor's timer, so that processors do not all end their slices in lockstep at multiples of
+ * the slice after the run's start. With noise off every method returns its input unchanged and
+ * draws nothing.
+ */
+final class Noise {
+    /** The noise stream, or null with noise off. */
+    private final SimRandom random;
+    private final long wakeLatencyPicos;
+    private final double wakeJitter;
+    private final double costJitter;
+    private final long timeSlicePicos;
+    /** Processors whose first slice still takes a random timer phase. */
+    private final boolean[] pendingPhase;
+
+    /** @param random the noise stream, or null for a run without noise */
+    Noise(MachineProfile machine, OsCosts costs, SimRandom random) {
+        this.random = random;
+        this.wakeLatencyPicos = costs.wakeLatencyPicos();
+        this.wakeJitter = machine.wakeJitterPercent() / 100;
+        this.costJitter = machine.costJitterPercent() / 100;
+        this.timeSlicePicos = costs.timeSlicePicos();
+        this.pendingPhase = new boolean[machine.logicalProcessors()];
+        java.util.Arrays.fill(pendingPhase, random != null);
+    }
+
+    boolean on() {
+        return random != null;
+    }
+
+    /** One wake-up's latency: the machine's, jittered. */
+    long wakeLatency() {
+        return jittered(wakeLatencyPicos, wakeJitter);
+    }
+
+    /** A PAUSE batch's or clock read's cost of {@code picos}, jittered. */
+    long cost(long picos) {
+        return jittered(picos, costJitter);
+    }
+
+    /**
+     * When processor {@code p}'s slice that begins at {@code begin} is taken to have started:
+     * {@code begin} itself, except for the first slice on each processor with noise on, which
+     * ends anywhere within one slice.
+     */
+    long sliceStart(int p, long begin) {
+        if (!pendingPhase[p]) {
+            return begin;
+        }
+        pendingPhase[p] = false;
+        return begin - random.nextLong(timeSlicePicos);
+    }
+
+    /**
+     * {@code picos} times a uniform draw in [1 − fraction, 1 + fraction] (rounded to the
+     * picosecond, never negative); {@code picos} itself with noise off.
+     */
+    private long jittered(long picos, double fraction) {
+        if (random == null || fraction == 0 || picos == 0) {
+            return picos;
+        }
+        double factor = 1 + fraction * (2 * random.nextDouble() - 1);
+        return Math.max(0, Math.round(picos * factor));
+    }
+}

@@ -1,0 +1,132 @@
+package io.spinlab.sim.os;
+
+import io.spinlab.model.machine.OperatingSystem;
+
+/**
+ * The rules of the profile's operating system that decide where a ready thread goes and what a
+ * wait's end or a zero sleep does; the {@link Scheduler} keeps the queues these rules fill. One
+ * implementation per {@link OperatingSystem}, so that each rule of each system is read in one
+ * place. Stateless apart from the scheduler it reads.
+ *
+ * <ul>
+ *   <li><b>Preferred processor</b> of a thread that becomes ready: Windows' ideal processor
+ *       (assigned round robin in creation order: thread index mod P); Linux's last processor.</li>
+ *   <li><b>Idle processor</b> it takes when some are idle: with SMT both prefer a whole idle core.
+ *       Windows takes its preferred processor, then its last one, only if that one's core is
+ *       idle, then the lowest processor of an idle core, before any idle processor; Linux takes
+ *       its last processor whenever it is idle, then an idle core. A thread that never ran has no
+ *       last processor on Linux, which places a new task on the idlest part of the machine.</li>
+ *   <li><b>Wait-completion boost</b>: on Windows a wait satisfied by a signal raises the thread's
+ *       priority until it completes a slice or yields; Linux has none.</li>
+ *   <li><b>Zero sleep</b>: Windows' {@code Sleep(0)} gives the rest of the slice to a thread ready
+ *       on any processor; on Linux a zero sleep is {@code sched_yield}, which looks only at the
+ *       caller's own queue.</li>
+ * </ul>
+ * Not modelled: Linux's wake-up preemption and periodic load balancing, Windows' quantum carried
+ * over on preemption, boosts other than the wait-completion one.
+ */
+public abstract sealed class SchedulingRules permits SchedulingRules.Windows, SchedulingRules.Linux {
+    final Scheduler scheduler;
+
+    private SchedulingRules(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /** The rules of {@code os}, reading {@code scheduler}'s processors. */
+    public static SchedulingRules of(OperatingSystem os, Scheduler scheduler) {
+        return os == OperatingSystem.WINDOWS ? new Windows(scheduler) : new Linux(scheduler);
+    }
+
+    /** The processor whose queue thread {@code index}, last run on {@code last}, waits on when it becomes ready. */
+    public abstract int preferredProcessor(int index, int last);
+
+    /**
+     * The idle processor a ready thread takes; some processor is idle.
+     *
+     * @param preferred its {@linkplain #preferredProcessor preferred processor}
+     * @param last the processor it ran on last (or its initial placement, if it never ran)
+     * @param hasRun whether it has run at all
+     */
+    public abstract int idleProcessorFor(int preferred, int last, boolean hasRun);
+
+    /** Whether a wait that a signal (an unpark) satisfied boosts the woken thread. */
+    public abstract boolean boostsSignalledWake();
+
+    /** Whether a zero sleep gives way to a thread ready on any processor (else only on the caller's own). */
+    public abstract boolean zeroSleepLooksEverywhere();
+
+    /** An idle core's lowest processor, else {@code preferred} or {@code last} if idle, else the lowest idle one. */
+    final int anyIdle(int preferred, int last) {
+        int core = scheduler.lowestIdleCoreProcessor();
+        if (core >= 0) {
+            return core;
+        }
+        if (scheduler.isIdle(preferred)) {
+            return preferred;
+        }
+        return scheduler.isIdle(last) ? last : scheduler.lowestIdleProcessor();
+    }
+
+    /** Windows: ideal processors, wait-completion boosts, {@code Sleep(0)} to any ready thread. */
+    static final class Windows extends SchedulingRules {
+        Windows(Scheduler scheduler) {
+            super(scheduler);
+        }
+
+        @Override
+        public int preferredProcessor(int index, int last) {
+            return index % scheduler.processorCount();
+        }
+
+        @Override
+        public int idleProcessorFor(int preferred, int last, boolean hasRun) {
+            if (scheduler.coreIdle(preferred)) {
+                return preferred;
+            }
+            if (scheduler.coreIdle(last)) {
+                return last;
+            }
+            return anyIdle(preferred, last);
+        }
+
+        @Override
+        public boolean boostsSignalledWake() {
+            return true;
+        }
+
+        @Override
+        public boolean zeroSleepLooksEverywhere() {
+            return true;
+        }
+    }
+
+    /** Linux: the last processor first, no boosts, a zero sleep is {@code sched_yield}. */
+    static final class Linux extends SchedulingRules {
+        Linux(Scheduler scheduler) {
+            super(scheduler);
+        }
+
+        @Override
+        public int preferredProcessor(int index, int last) {
+            return last;
+        }
+
+        @Override
+        public int idleProcessorFor(int preferred, int last, boolean hasRun) {
+            if (hasRun && scheduler.isIdle(last)) {
+                return last;
+            }
+            return anyIdle(preferred, last);
+        }
+
+        @Override
+        public boolean boostsSignalledWake() {
+            return false;
+        }
+
+        @Override
+        public boolean zeroSleepLooksEverywhere() {
+            return false;
+        }
+    }
+}
