@@ -33,30 +33,9 @@ class SemaphoreSlimScriptedTest {
         return new SemaphoreSlim(platform.context("current,semaphore=" + policy), initialCount, 10);
     }
 
-    /** The spin before the Monitor, as {@link #collapsed} shows it. */
+    /** The spin before the Monitor, as {@link ScriptedPlatform#callsWithSpinsCollapsed()} shows it. */
     private static String spin(String policy) {
         return policy.equals("until-yield") ? "spin(10)" : "spin(140)";
-    }
-
-    /** The calls, each run of PAUSE, yield and Sleep calls shown as {@code spin(n)}. */
-    private static List<String> collapsed(List<String> calls) {
-        List<String> shown = new ArrayList<>();
-        int run = 0;
-        for (String call : calls) {
-            if (call.startsWith("pause(") || call.equals("yield") || call.startsWith("sleep(")) {
-                run++;
-                continue;
-            }
-            if (run > 0) {
-                shown.add("spin(" + run + ")");
-                run = 0;
-            }
-            shown.add(call);
-        }
-        if (run > 0) {
-            shown.add("spin(" + run + ")");
-        }
-        return shown;
     }
 
     @ParameterizedTest
@@ -73,7 +52,7 @@ class SemaphoreSlimScriptedTest {
         semaphore.acquire();
 
         assertThat(seen).as("waiters during the park, count before the release").containsExactly(1, 0);
-        assertThat(collapsed(platform.calls())).containsExactly(spin(policy), "park", "unpark(me)");
+        assertThat(platform.callsWithSpinsCollapsed()).containsExactly(spin(policy), "park", "unpark(me)");
         assertThat(platform.blockers()).containsExactly(semaphore);
         assertThat(semaphore.currentCount()).isZero();
         assertThat(semaphore.waiterCount()).isZero();
@@ -97,7 +76,7 @@ class SemaphoreSlimScriptedTest {
         if (policy.equals("lock-free")) {
             expected.add("clock");
         }
-        assertThat(collapsed(platform.calls())).containsExactlyElementsOf(expected);
+        assertThat(platform.callsWithSpinsCollapsed()).containsExactlyElementsOf(expected);
         assertThat(platform.nanos()).isEqualTo(START_NS + 1_000);
         assertThat(semaphore.waiterCount()).isZero();
         assertThat(semaphore.monitor().isLocked()).isFalse();
@@ -147,7 +126,8 @@ class SemaphoreSlimScriptedTest {
         semaphore.acquire();
 
         assertThat(before[0]).isZero();
-        assertThat(collapsed(platform.calls())).containsExactly("spin(170)", "clock", "park", "unpark(me)", "clock");
+        assertThat(platform.callsWithSpinsCollapsed()).as("the spin, then the Monitor's 30 back-off iterations")
+                .containsExactly("spin(170)", "clock", "park", "unpark(me)", "clock");
         assertThat(semaphore.currentCount()).isZero();
         assertThat(semaphore.waiterCount()).as("never registered").isZero();
         assertThat(semaphore.monitor().isLocked()).isFalse();
@@ -184,7 +164,7 @@ class SemaphoreSlimScriptedTest {
 
         assertThat(seen).containsExactly("before=0", "second: interrupted=true count=0 waiters=1", "before=0");
         assertThat(Thread.interrupted()).as("the first waiter was not interrupted").isFalse();
-        assertThat(collapsed(platform.calls())).containsExactly(spin(policy), "park", spin(policy), "park",
+        assertThat(platform.callsWithSpinsCollapsed()).containsExactly(spin(policy), "park", spin(policy), "park",
                 "unpark(me)");
         assertThat(semaphore.currentCount()).isZero();
         assertThat(semaphore.waiterCount()).isZero();
@@ -210,7 +190,7 @@ class SemaphoreSlimScriptedTest {
         semaphore.acquire();
 
         assertThat(before).containsExactly(0, 1);
-        assertThat(collapsed(platform.calls())).containsExactly(spin(policy), "park", "unpark(me)");
+        assertThat(platform.callsWithSpinsCollapsed()).containsExactly(spin(policy), "park", "unpark(me)");
         assertThat(semaphore.currentCount()).isEqualTo(1);
         assertThat(semaphore.waiterCount()).isZero();
     }

@@ -83,6 +83,31 @@ public final class ScriptedPlatform implements Platform {
         return List.copyOf(calls);
     }
 
+    /**
+     * The calls logged so far, each run of spin calls (PAUSE, yield, Sleep) shown as one
+     * {@code spin(n)}, n being the run's length: what a schedule looks like once the spin before
+     * blocking is pinned elsewhere.
+     */
+    public List<String> callsWithSpinsCollapsed() {
+        List<String> shown = new ArrayList<>();
+        int run = 0;
+        for (String call : calls) {
+            if (call.startsWith("pause(") || call.equals("yield") || call.startsWith("sleep(")) {
+                run++;
+                continue;
+            }
+            if (run > 0) {
+                shown.add("spin(" + run + ")");
+                run = 0;
+            }
+            shown.add(call);
+        }
+        if (run > 0) {
+            shown.add("spin(" + run + ")");
+        }
+        return shown;
+    }
+
     /** What each park and timed park so far was attributed to, in order. */
     public List<Object> blockers() {
         return new ArrayList<>(blockers);
