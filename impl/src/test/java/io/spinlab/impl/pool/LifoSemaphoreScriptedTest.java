@@ -319,7 +319,7 @@ class LifoSemaphoreScriptedTest {
         assertThat(semaphore).hasToString(counts(0, 0, 0, 0));
     }
 
-    /** A spin loop starts with one chance for the normalizer to re-measure (LowLevelSpinWaiter's). */
+    /** A spin loop starts with one chance for the normalizer to re-measure (LowLevelSpinWaiter's); no spin, none. */
     @Test
     void shouldLetTheNormalizerRefreshOnceWhenTheSpinLoopBegins() {
         int[] refreshes = new int[1];
@@ -348,9 +348,37 @@ class LifoSemaphoreScriptedTest {
         platform.at(2, () -> seen.add("refreshes " + refreshes[0]));
 
         assertThat(semaphore.await(1_000, true)).isFalse();
+        assertThat(semaphore.await(1_000, false)).as("no spin, no refresh").isFalse();
 
         assertThat(seen).containsExactly("refreshes 1");
         assertThat(refreshes[0]).isOne();
         assertThat(platform.calls()).startsWith("pause(1)", "pause(2)", "pause(4)");
+    }
+
+    /**
+     * The spinner count saturates at 255 (its byte of the counts word): 255 spinners, each arriving
+     * during the previous one's spin, then a 256th acquirer registers as a waiter without spinning.
+     * All time out in the end, innermost first.
+     */
+    @Test
+    void shouldBlockWithoutSpinningOnceTheSpinnerCountIsFull() {
+        LifoSemaphore semaphore = semaphore(1);
+
+        assertThat(arrive(semaphore, 1)).isFalse();
+
+        assertThat(seen).containsExactly(counts(0, 1, LifoSemaphore.MAX_SPINNERS, 0));
+        assertThat(platform.calls().stream().filter(call -> call.startsWith("pause(")).count())
+                .as("one spin iteration per spinner").isEqualTo(LifoSemaphore.MAX_SPINNERS);
+        assertThat(semaphore).hasToString(counts(0, 0, 0, 0));
+    }
+
+    /** The n-th acquirer; the next arrives inside its first call (a spinner's spin, a waiter's deadline read). */
+    private boolean arrive(LifoSemaphore semaphore, int n) {
+        if (n <= LifoSemaphore.MAX_SPINNERS) {
+            platform.atNextCall(() -> assertThat(arrive(semaphore, n + 1)).isFalse());
+        } else {
+            platform.atNextCall(() -> seen.add(semaphore.toString()));
+        }
+        return semaphore.await(1_000, true);
     }
 }
