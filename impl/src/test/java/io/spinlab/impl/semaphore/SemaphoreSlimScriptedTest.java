@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * SemaphoreSlim's blocking paths on a {@link ScriptedPlatform}, for every {@code semaphore} policy: the
@@ -193,5 +194,110 @@ class SemaphoreSlimScriptedTest {
         assertThat(platform.callsWithSpinsCollapsed()).containsExactly(spin(policy), "park", "unpark(me)");
         assertThat(semaphore.currentCount()).isEqualTo(1);
         assertThat(semaphore.waiterCount()).isZero();
+    }
+
+    /**
+     * .NET's case for counting the waiters already pulsed (dotnet/coreclr #13766): a release pulses the
+     * first waiter, another thread takes that permit before it runs, and a second release must not wake
+     * the second waiter: the first, pulsed, is still to come for it. The second waiter is woken by a
+     * third release. A waiter that timed out before leaves the count of pulsed waiters at zero.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"spinonce", "lock-free"})
+    void shouldNotWakeASecondWaiterForAPermitTakenFromThePulsedOne(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+        assertThat(semaphore.tryAcquire(1_000, TimeUnit.NANOSECONDS)).as("a waiter that times out").isFalse();
+        int from = platform.callCount();
+        List<String> seen = new ArrayList<>();
+        platform.atNext("park", () -> { // the first waiter's park
+            try {
+                semaphore.acquire(); // the second waiter
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            seen.add("second took one, count=" + semaphore.currentCount());
+        });
+        platform.atNext("park", () -> { // the second waiter's park
+            seen.add("before=" + semaphore.release());
+            seen.add("taken " + semaphore.tryAcquire());
+            seen.add("before=" + semaphore.release());
+        });
+        platform.atNext("park", () -> seen.add("before=" + semaphore.release())); // the second, parked again
+
+        semaphore.acquire();
+
+        assertThat(seen).containsExactly("before=0", "taken true", "before=0", "before=1",
+                "second took one, count=1");
+        List<String> calls = platform.callsWithSpinsCollapsed();
+        assertThat(calls.subList(calls.indexOf("park"), calls.size())).containsExactly("park", spin(policy), "park",
+                "unpark(me)", "park", "unpark(me)");
+        assertThat(platform.calls().subList(from, platform.callCount())).filteredOn(call -> call.equals("clock"))
+                .as("untimed waits read no clock").isEmpty();
+        assertThat(semaphore.currentCount()).isZero();
+        assertThat(semaphore.waiterCount()).isZero();
+        assertThat(platform.pendingActions()).isZero();
+    }
+
+    /** Two rounds of one waiter and one release: the first waiter's wake-up is counted off, and the second is woken. */
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
+    void shouldWakeTheWaiterOfEachRound(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+        platform.atNext("park", semaphore::release);
+        platform.atNext("park", semaphore::release);
+
+        semaphore.acquire();
+        semaphore.acquire();
+
+        assertThat(platform.callsWithSpinsCollapsed()).containsExactly(spin(policy), "park", "unpark(me)",
+                spin(policy), "park", "unpark(me)");
+        assertThat(semaphore.currentCount()).isZero();
+        assertThat(platform.pendingActions()).isZero();
+    }
+
+    /** The timeout passes exactly at the end of the spin: the acquirer gives up without waiting on the Monitor. */
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
+    void shouldGiveUpWithoutWaitingWhenTheSpinEndsExactlyAtTheDeadline(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+        platform.at(2, () -> platform.setNanos(START_NS + 1_000)); // the first spin call
+
+        assertThat(semaphore.tryAcquire(1_000, TimeUnit.NANOSECONDS)).isFalse();
+
+        assertThat(platform.callsWithSpinsCollapsed()).containsExactly("clock", spin(policy), "clock");
+        assertThat(semaphore.waiterCount()).isZero();
+        assertThat(semaphore.monitor().isLocked()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
+    void shouldStopSpinningAtTheIterationAfterARelease(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+        platform.at(3, semaphore::release);
+
+        semaphore.acquire();
+
+        assertThat(platform.callsWithSpinsCollapsed()).containsExactly("spin(3)");
+        assertThat(semaphore.currentCount()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
+    void shouldReturnTheCountBeforeAndReleaseUpToTheMaximumExactly(String policy) {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+
+        assertThat(semaphore.release()).isZero();
+        assertThat(semaphore.release(9)).isEqualTo(1);
+        assertThatThrownBy(semaphore::release).isInstanceOf(IllegalStateException.class)
+                .hasMessage("release(1) would raise the count 10 above maxCount 10");
+        assertThat(semaphore.currentCount()).isEqualTo(10);
+        assertThat(semaphore.tryAcquire()).isTrue();
+        assertThat(semaphore.release()).isEqualTo(9);
+        assertThat(platform.calls()).isEmpty();
     }
 }
