@@ -18,7 +18,9 @@ import java.util.Objects;
  *       (so padding classes keep padded fields apart), an array element's is
  *       {@code (header + index × element size) ÷ line size}.</li>
  *   <li><b>Caches.</b> One per physical core (SMT siblings share it): logical processor
- *       {@code p} is core {@code p mod physicalCores}. A line is exclusive to one core
+ *       {@code p} is core {@code p ÷ k} for k logical processors per core, so siblings are
+ *       numbered next to each other, as Windows numbers them and as the engine's scheduler
+ *       places threads ({@code Scheduler.firstOfCore}). A line is exclusive to one core
  *       (MESI's E or M) or shared by a set of cores (S) or cached nowhere.</li>
  *   <li><b>Costs.</b> A hit costs {@value #HIT_CYCLES} cycles. A read miss costs one
  *       {@code cacheLineTransferNs} and shares the line (exclusive if no other core has it). A
@@ -69,6 +71,7 @@ public final class MemoryModel {
 
     private final MachineProfile machine;
     private final int cores;
+    private final int threadsPerCore;
     private final int sharerWords;
     private final int lineShift;
     private final long hitPicos;
@@ -93,6 +96,7 @@ public final class MemoryModel {
     public MemoryModel(MachineProfile machine) {
         this.machine = Objects.requireNonNull(machine, "machine");
         this.cores = machine.physicalCores();
+        this.threadsPerCore = machine.smtThreadsPerCore();
         this.sharerWords = (cores + Long.SIZE - 1) / Long.SIZE;
         this.lineShift = Integer.numberOfTrailingZeros(machine.cacheLineBytes());
         this.hitPicos = Math.max(1, machine.cyclesToPicos(HIT_CYCLES));
@@ -104,9 +108,9 @@ public final class MemoryModel {
         return machine;
     }
 
-    /** The core (cache) of logical processor {@code processor}: {@code processor mod physicalCores}. */
+    /** The core (cache) of logical processor {@code processor}: {@code processor ÷ smtThreadsPerCore}. */
     public int coreOf(int processor) {
-        return processor % cores;
+        return processor / threadsPerCore;
     }
 
     public long hitPicos() {

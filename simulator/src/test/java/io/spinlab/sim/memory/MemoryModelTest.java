@@ -40,25 +40,25 @@ class MemoryModelTest {
     void shouldShareALineWhenTwoCoresRead() {
         model.access(0, object, 12, READ, 0);
 
-        assertThat(model.access(1, object, 12, READ, 100_000)).isEqualTo(transfer);
+        assertThat(model.access(2, object, 12, READ, 100_000)).isEqualTo(transfer);
         assertThat(model.access(0, object, 12, READ, 200_000)).isEqualTo(hit);
-        assertThat(model.access(1, object, 12, READ, 200_000)).isEqualTo(hit);
+        assertThat(model.access(2, object, 12, READ, 200_000)).isEqualTo(hit);
     }
 
     @Test
     void shouldInvalidateSharersWhenOneCoreWrites() {
         model.access(0, object, 12, READ, 0);
-        model.access(1, object, 12, READ, 100_000);
+        model.access(2, object, 12, READ, 100_000);
 
         assertThat(model.access(0, object, 12, VOLATILE_WRITE, 200_000)).isEqualTo(transfer + atomic);
-        assertThat(model.access(1, object, 12, READ, 300_000)).isEqualTo(transfer);
+        assertThat(model.access(2, object, 12, READ, 300_000)).isEqualTo(transfer);
     }
 
     @Test
     void shouldSerializeReadModifyWritesWhenCoresHitOneLineAtOnce() {
         long first = model.access(0, object, 12, READ_MODIFY_WRITE, 0);
-        long second = model.access(1, object, 12, READ_MODIFY_WRITE, 0);
-        long third = model.access(2, object, 12, READ_MODIFY_WRITE, 0);
+        long second = model.access(2, object, 12, READ_MODIFY_WRITE, 0);
+        long third = model.access(4, object, 12, READ_MODIFY_WRITE, 0);
 
         assertThat(first).isEqualTo(transfer + atomic);
         assertThat(second).isEqualTo(2 * (transfer + atomic));
@@ -70,13 +70,13 @@ class MemoryModelTest {
     void shouldMakeAReaderWaitWhenAnotherCoreHoldsTheLineForAnAtomic() {
         model.access(0, object, 12, READ_MODIFY_WRITE, 0);
 
-        assertThat(model.access(1, object, 12, READ, 1_000)).isEqualTo(transfer + atomic - 1_000 + transfer);
+        assertThat(model.access(2, object, 12, READ, 1_000)).isEqualTo(transfer + atomic - 1_000 + transfer);
     }
 
     @Test
     void shouldNotInterfereWhenFieldsLieOnDifferentLines() {
         model.access(0, object, 12, READ, 0);
-        model.access(1, object, 140, READ_MODIFY_WRITE, 100_000);
+        model.access(2, object, 140, READ_MODIFY_WRITE, 100_000);
 
         assertThat(model.access(0, object, 12, READ, 200_000)).isEqualTo(hit);
         assertThat(model.metrics().lines()).isEqualTo(2);
@@ -84,10 +84,36 @@ class MemoryModelTest {
 
     @Test
     void shouldShareOneCacheWhenProcessorsAreSmtSiblings() {
-        assertThat(model.coreOf(4)).isEqualTo(model.coreOf(0));
+        assertThat(model.coreOf(1)).isEqualTo(model.coreOf(0));
         model.access(0, object, 12, READ_MODIFY_WRITE, 0);
 
-        assertThat(model.access(4, object, 12, READ_MODIFY_WRITE, 100_000)).isEqualTo(atomic);
+        assertThat(model.access(1, object, 12, READ_MODIFY_WRITE, 100_000)).isEqualTo(atomic);
+    }
+
+    @Test
+    void shouldNumberSiblingsNextToEachOtherWhenMappingProcessorsToCores() {
+        // the scheduler's numbering (Scheduler.firstOfCore): processors 2c and 2c + 1 share core c
+        assertThat(java.util.stream.IntStream.range(0, 8).map(model::coreOf).toArray())
+                .containsExactly(0, 0, 1, 1, 2, 2, 3, 3);
+        model.access(0, object, 12, READ_MODIFY_WRITE, 0);
+
+        assertThat(model.access(4, object, 12, READ_MODIFY_WRITE, 100_000)).isEqualTo(transfer + atomic);
+    }
+
+    @Test
+    void shouldShareACacheExactlyWhereTheSchedulerSeesOneCoreOnEveryPreset() {
+        for (MachineProfile machine : MachinePresets.all()) {
+            MemoryModel memory = new MemoryModel(machine);
+            io.spinlab.sim.os.Scheduler scheduler = new io.spinlab.sim.os.Scheduler(machine.logicalProcessors(),
+                    machine.smtThreadsPerCore(), 1);
+            for (int p = 0; p < machine.logicalProcessors(); p++) {
+                for (int q = 0; q < machine.logicalProcessors(); q++) {
+                    assertThat(memory.coreOf(p) == memory.coreOf(q))
+                            .as("%s: processors %d and %d", machine.name(), p, q)
+                            .isEqualTo(scheduler.firstOfCore(p) == scheduler.firstOfCore(q));
+                }
+            }
+        }
     }
 
     @Test
@@ -109,7 +135,7 @@ class MemoryModelTest {
         model.access(0, object, 12, READ, 0);
         model.access(0, object, 12, WRITE, 0);
         model.access(0, object, 12, VOLATILE_WRITE, 0);
-        model.access(1, object, 12, READ_MODIFY_WRITE, 0);
+        model.access(2, object, 12, READ_MODIFY_WRITE, 0);
 
         MemoryMetrics metrics = model.metrics();
         assertThat(metrics.reads()).isEqualTo(1);
