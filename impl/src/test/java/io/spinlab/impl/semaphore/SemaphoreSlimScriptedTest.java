@@ -239,6 +239,50 @@ class SemaphoreSlimScriptedTest {
         assertThat(platform.pendingActions()).isZero();
     }
 
+    /**
+     * More waiters pulsed than permits left: three waiters, release(2) pulses the first two, another
+     * thread takes both permits before they run, and a release of one then pulses nobody (a negative
+     * number to pulse counts as none and leaves the count of pulsed waiters at two). The next release
+     * still pulses nobody: two pulsed waiters are to come for the two permits. The third waiter is
+     * woken by a third release.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"spinonce", "lock-free"})
+    void shouldPulseNobodyWhileMoreWaitersArePulsedThanPermitsAreLeft(String policy) throws Exception {
+        ScriptedPlatform platform = new ScriptedPlatform(4, START_NS);
+        SemaphoreSlim semaphore = semaphore(platform, policy, 0);
+        List<String> seen = new ArrayList<>();
+        platform.atNext("park", () -> acquireAndSay(semaphore, seen, "second")); // the first waiter's park
+        platform.atNext("park", () -> acquireAndSay(semaphore, seen, "third")); // the second waiter's park
+        platform.atNext("park", () -> { // the third waiter's park
+            seen.add("before=" + semaphore.release(2));
+            seen.add("taken " + semaphore.tryAcquire() + " " + semaphore.tryAcquire());
+            seen.add("before=" + semaphore.release());
+            seen.add("before=" + semaphore.release());
+        });
+        platform.atNext("park", () -> seen.add("before=" + semaphore.release())); // the third, parked again
+
+        semaphore.acquire();
+
+        assertThat(seen).containsExactly("before=0", "taken true true", "before=0", "before=1", "before=2",
+                "third took one, count=2", "second took one, count=1");
+        List<String> calls = platform.callsWithSpinsCollapsed();
+        assertThat(calls.subList(calls.indexOf("park"), calls.size())).containsExactly("park", spin(policy), "park",
+                spin(policy), "park", "unpark(me)", "unpark(me)", "park", "unpark(me)");
+        assertThat(semaphore.currentCount()).isZero();
+        assertThat(semaphore.waiterCount()).isZero();
+        assertThat(platform.pendingActions()).isZero();
+    }
+
+    private static void acquireAndSay(SemaphoreSlim semaphore, List<String> seen, String waiter) {
+        try {
+            semaphore.acquire();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        seen.add(waiter + " took one, count=" + semaphore.currentCount());
+    }
+
     /** Two rounds of one waiter and one release: the first waiter's wake-up is counted off, and the second is woken. */
     @ParameterizedTest
     @ValueSource(strings = {"until-yield", "spinonce", "lock-free"})
