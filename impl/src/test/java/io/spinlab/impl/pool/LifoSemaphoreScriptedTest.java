@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * LifoSemaphore's release decisions and blocking layer on a {@link ScriptedPlatform}: the test thread
  * plays every party. A second waiter or spinner is played inside the first one's park or spin call,
  * a releaser inside the park or spin call of the thread it should (or should not) wake; the blocking
- * layer's internal lock held by another thread is played with {@link ForeignHolder}. Every case
+ * layer's internal lock held by another thread is played with {@link ForeignHolder}, and a waiter that
+ * leaves from below a newer one by a "ghost" node stacked by hand, whose thread never runs. Every case
  * asserts the counts word ({@code toString}) at the decisive moment and the exact call schedule.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -380,5 +382,45 @@ class LifoSemaphoreScriptedTest {
             platform.atNextCall(() -> seen.add(semaphore.toString()));
         }
         return semaphore.await(1_000, true);
+    }
+
+    /**
+     * A waiter below a newer one leaves the stack (times out, played for a "ghost" waiter whose thread
+     * never runs): the newer waiter stays stacked, and the next signal wakes it.
+     */
+    @Test
+    void shouldKeepTheNewerWaiterStackedWhenAnOlderOneLeavesFromBelowIt() throws Exception {
+        LifoSemaphore semaphore = semaphore(0);
+        Object waiters = field(LifoSemaphore.class, "waiters").get(semaphore);
+        Field top = field(LifoSemaphore.LifoWaiters.class, "top");
+        LifoSemaphore.LifoWaiters.Node ghost = new LifoSemaphore.LifoWaiters.Node(new Thread(() -> { }, "ghost"));
+        ghost.linked = true;
+        top.set(waiters, ghost); // stacked as a parked thread would be, before the waiter below
+        Method unlinkIfWaiting = LifoSemaphore.LifoWaiters.class.getDeclaredMethod("unlinkIfWaiting",
+                LifoSemaphore.LifoWaiters.Node.class);
+        unlinkIfWaiting.setAccessible(true);
+        platform.atNext("parkNanos(1000)", () -> {
+            try {
+                seen.add("ghost timed out " + unlinkIfWaiting.invoke(waiters, ghost));
+                Object newTop = top.get(waiters);
+                seen.add("top is the waiter " + (newTop != ghost && newTop != null));
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError(e);
+            }
+            semaphore.release(1);
+        });
+
+        assertThat(semaphore.await(1_000, false)).isTrue();
+
+        assertThat(seen).containsExactly("ghost timed out true", "top is the waiter true");
+        assertThat(platform.calls()).containsExactly("clock", "clock", "clock", "clock", "parkNanos(1000)",
+                "unpark(me)");
+        assertThat(semaphore).hasToString(counts(0, 0, 0, 0));
+    }
+
+    private static Field field(Class<?> owner, String name) throws NoSuchFieldException {
+        Field field = owner.getDeclaredField(name);
+        field.setAccessible(true);
+        return field;
     }
 }
