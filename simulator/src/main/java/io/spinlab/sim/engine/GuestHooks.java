@@ -85,14 +85,16 @@ public final class GuestHooks {
         // else: an instance handle with a null receiver; the access itself throws.
     }
 
-    /** {@code VarHandle.fullFence()}: a locked instruction's cost, no line. */
+    /** {@code VarHandle.fullFence()}: a locked instruction, no line: it waits for the store buffer to drain. */
     public static void fullFence() {
         SimThread t = scheduled();
         if (t == null) {
             VarHandle.fullFence();
             return;
         }
-        t.engine.platform.charge(t.engine.costs.atomicOpPicos());
+        Engine engine = t.engine;
+        engine.platform.charge(engine.memory != null ? engine.memory.fence(t.processor, engine.now)
+                : engine.costs.atomicOpPicos());
     }
 
     /** {@code Lookup.findVarHandle}, recording the field the handle accesses. */
