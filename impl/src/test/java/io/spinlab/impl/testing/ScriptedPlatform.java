@@ -6,6 +6,7 @@ import io.spinlab.model.tuning.Tuning;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,6 +23,11 @@ import java.util.Map;
  * <p>Several waiters are played by nesting: the second waiter's whole call runs inside the first
  * one's park, and so on; a protocol's own test helpers may add "ghost" waiters whose threads never
  * run (the lock tests' {@code EntryProtocolScripts}).
+ *
+ * <p>Threads the code under test starts ({@link #startThread}, a pool's workers and gate) are not
+ * started: the test runs each one's body when it chooses ({@link #runThread}), on its own real thread
+ * while the caller waits, so that only one party runs at any time and {@code Thread.currentThread()}
+ * answers for the thread being played.
  */
 public final class ScriptedPlatform implements Platform {
     /** More calls than any scripted scenario makes: a runaway loop (a mutant's, say) fails instead of hanging. */
@@ -33,6 +39,8 @@ public final class ScriptedPlatform implements Platform {
     private final Map<Integer, Runnable> actions = new HashMap<>();
     private final List<Map.Entry<String, Runnable>> namedActions = new ArrayList<>();
     private final List<Object> blockers = new ArrayList<>();
+    private final Map<String, Thread> started = new LinkedHashMap<>();
+    private final Map<Thread, Throwable> failures = new HashMap<>();
     private long nowNs;
 
     /**
@@ -77,7 +85,8 @@ public final class ScriptedPlatform implements Platform {
 
     /**
      * The calls logged so far: {@code pause(n)}, {@code yield}, {@code clock}, {@code park},
-     * {@code parkNanos(n)}, {@code unpark(name)} ({@code unpark(me)} for the test thread).
+     * {@code parkNanos(n)}, {@code unpark(name)} ({@code unpark(me)} for the test thread),
+     * {@code startThread(name)}.
      */
     public List<String> calls() {
         return List.copyOf(calls);
@@ -203,9 +212,90 @@ public final class ScriptedPlatform implements Platform {
         log("unpark(" + (thread == me ? "me" : thread.getName()) + ")");
     }
 
+    /**
+     * Logs {@code startThread(name)} and hands the thread to the test instead of starting it: the
+     * returned thread is new (not alive) until the test runs it with {@link #runThread}. A pool's
+     * workers and gate thread are played this way.
+     */
     @Override
     public Thread startThread(String name, Runnable task) {
-        throw new UnsupportedOperationException("ScriptedPlatform runs one thread");
+        Thread[] self = new Thread[1];
+        Thread thread = new Thread(() -> {
+            try {
+                task.run();
+            } catch (Stopped stopped) {
+                // The script ended this thread's life here (stopThread).
+            } catch (Throwable t) {
+                failures.put(self[0], t);
+            }
+        }, name);
+        self[0] = thread;
+        thread.setDaemon(true);
+        log("startThread(" + name + ")");
+        started.put(name, thread);
+        return thread;
+    }
+
+    /** Names of the threads started on this platform and not run yet, in start order. */
+    public List<String> threadsNotRun() {
+        return List.copyOf(started.keySet());
+    }
+
+    /**
+     * Runs the body of the thread started as {@code name}, as that thread (a real thread, so that
+     * {@code Thread.currentThread()} and thread locals answer for it), while the caller waits: one
+     * thread runs at a time, so the log stays one sequence. The body's park actions may run other
+     * threads in turn (nesting). A failure of the body (an assertion in an action, a runaway loop)
+     * is rethrown here.
+     *
+     * @throws IllegalArgumentException if no thread of that name waits to run
+     */
+    public void runThread(String name) {
+        Thread thread = started.remove(name);
+        if (thread == null) {
+            throw new IllegalArgumentException("no thread " + name + " waits to run; waiting: " + started.keySet());
+        }
+        boolean interrupted = Thread.interrupted();
+        thread.start();
+        for (;;) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        Throwable failure = failures.remove(thread);
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        if (failure != null) {
+            throw new AssertionError(name + " failed", failure);
+        }
+    }
+
+    /**
+     * Ends the current thread's life here, when called from an action inside a thread run by
+     * {@link #runThread} (its finally blocks still run): how a scenario leaves a thread that would
+     * otherwise loop on, as a pool's gate thread does until the pool is drained.
+     */
+    public void stopThread() {
+        throw new Stopped();
+    }
+
+    /** Thrown by {@link #stopThread}; {@link #runThread} swallows it. */
+    private static final class Stopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Stopped() {
+            super("stopped by the script", null, false, false);
+        }
     }
 
     @Override
