@@ -85,16 +85,14 @@ public final class GuestHooks {
         // else: an instance handle with a null receiver; the access itself throws.
     }
 
-    /** {@code VarHandle.fullFence()}: a locked instruction, no line: it waits for the store buffer to drain. */
+    /** {@code VarHandle.fullFence()}: a locked instruction's cost, no line. */
     public static void fullFence() {
         SimThread t = scheduled();
         if (t == null) {
             VarHandle.fullFence();
             return;
         }
-        Engine engine = t.engine;
-        engine.platform.charge(engine.memory != null ? engine.memory.fence(t.processor, engine.now)
-                : engine.costs.atomicOpPicos());
+        t.engine.platform.charge(t.engine.costs.atomicOpPicos());
     }
 
     /** {@code Lookup.findVarHandle}, recording the field the handle accesses. */

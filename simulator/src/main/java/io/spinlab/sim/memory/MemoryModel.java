@@ -28,14 +28,6 @@ import java.util.Objects;
  *       (fetch for ownership and invalidation of the other copies, in parallel) and leaves it
  *       exclusive. A read-modify-write and a volatile store add {@code atomicOpNs}; a store
  *       without a fence adds a hit.</li>
- *   <li><b>Store buffer.</b> A store without a fence (plain, opaque or release mode) goes into
- *       its logical processor's store buffer: the processor goes on after a hit, and the store
- *       completes in the background at the cost above, in program order after the processor's
- *       earlier stores (x86's TSO commits stores in order). A locked instruction (a
- *       read-modify-write, a volatile store's fence, {@link #fence}) first waits until the
- *       buffer has drained. A load is not held up by buffered stores, and a load of a line with
- *       the processor's own store pending hits (store-to-load forwarding). Other cores see a
- *       buffered store when it completes: the line is busy until then.</li>
  *   <li><b>Serialization.</b> An exclusive access holds its line until it completes; any other
  *       access to the line that needs it from elsewhere waits for that first, so
  *       read-modify-writes on one line from many cores serialize, one transfer plus one atomic
@@ -85,8 +77,6 @@ public final class MemoryModel {
     private final long hitPicos;
     private final long transferPicos;
     private final long atomicPicos;
-    /** Per logical processor: when the last store in its store buffer completes. */
-    private final long[] storesDoneAt;
     private final IdentityHashMap<Object, ObjectLines> objects = new IdentityHashMap<>();
     private Object lastObject;
     private ObjectLines lastLines;
@@ -112,7 +102,6 @@ public final class MemoryModel {
         this.hitPicos = Math.max(1, machine.cyclesToPicos(HIT_CYCLES));
         this.transferPicos = MachineProfile.nanosToPicos(machine.cacheLineTransferNs());
         this.atomicPicos = MachineProfile.nanosToPicos(machine.atomicOpNs());
-        this.storesDoneAt = new long[machine.logicalProcessors()];
     }
 
     public MachineProfile machine() {
@@ -157,31 +146,17 @@ public final class MemoryModel {
             case READ -> read(line, core, nowPicos);
             case WRITE -> {
                 writes++;
-                yield buffered(line, processor, core, nowPicos);
+                yield exclusive(line, core, nowPicos, hitPicos);
             }
             case VOLATILE_WRITE -> {
                 volatileWrites++;
-                yield locked(line, processor, core, nowPicos);
+                yield exclusive(line, core, nowPicos, atomicPicos);
             }
             case READ_MODIFY_WRITE -> {
                 readModifyWrites++;
-                yield locked(line, processor, core, nowPicos);
+                yield exclusive(line, core, nowPicos, atomicPicos);
             }
         };
-    }
-
-    /**
-     * Costs a full fence by logical processor {@code processor} at {@code nowPicos}
-     * ({@code VarHandle.fullFence}, a locked instruction on x86 without a line of its own): the
-     * wait for its store buffer to drain, plus {@code atomicOpNs}.
-     */
-    public long fence(int processor, long nowPicos) {
-        return drainWait(processor, nowPicos) + atomicPicos;
-    }
-
-    /** When logical processor {@code processor}'s buffered stores have all completed (0 if it never stored). */
-    public long storesDoneAt(int processor) {
-        return storesDoneAt[processor];
     }
 
     /** The id (first-touch order, from 0) of the object of the last {@link #access}. */
@@ -221,37 +196,9 @@ public final class MemoryModel {
         return wait + transferPicos;
     }
 
-    /** A store without a fence: a hit for the processor; the store itself completes in the background, in order. */
-    private long buffered(Line line, int processor, int core, long now) {
-        long done = now + exclusive(line, core, now, hitPicos, false);
-        done = Math.max(done, storesDoneAt[processor]);
-        line.busyUntil = done;
-        storesDoneAt[processor] = done;
-        return hitPicos;
-    }
-
-    /** A locked instruction: the store buffer drains, then the line is taken exclusive for the atomic. */
-    private long locked(Line line, int processor, int core, long now) {
-        long drain = drainWait(processor, now);
-        return drain + exclusive(line, core, now + drain, atomicPicos, true);
-    }
-
-    private long drainWait(int processor, long now) {
-        long wait = Math.max(0, storesDoneAt[processor] - now);
-        stallPicos += wait;
-        return wait;
-    }
-
-    /**
-     * Takes the line exclusive for {@code core} from {@code now}: any wait for another core's
-     * exclusive access (counted as a stall when {@code stalls}), a transfer unless the core
-     * already has it alone, and {@code basePicos}; the line is busy until then.
-     */
-    private long exclusive(Line line, int core, long now, long basePicos, boolean stalls) {
+    private long exclusive(Line line, int core, long now, long basePicos) {
         long wait = Math.max(0, line.busyUntil - now);
-        if (stalls) {
-            stallPicos += wait;
-        }
+        stallPicos += wait;
         long transfer;
         if (line.owner == core || (line.owner == Line.NONE && line.isOnlySharer(core))) {
             hits++;

@@ -145,8 +145,8 @@ class HostCalibrationTest {
     @Test
     void shouldPairEveryWorkloadAndTuningWhenCalibrationRuns() throws InterruptedException {
         // 20 ms hardware windows: long enough that a loaded 2-core machine still counts operations. 10 ms
-        // simulated ones: under load the host profile's measured wake-up costs tens of µs, and a 1 ms
-        // window then counted 2 drain rounds (not measurable), leaving two tied spin-lock points and no rho.
+        // simulated ones: in one run under load (the host profile is measured, so it changes from run to
+        // run) a 1 ms window counted 2 drain rounds, not measurable, which left two tied points and no rho.
         HostCalibration.Settings settings = new HostCalibration.Settings(new Window(2_000_000, 20_000_000),
                 new Window(2_000_000, 10_000_000), 1, List.of("current", "legacy"),
                 List.of("mres-wait-drain-rate", "spinlock-throughput"));
