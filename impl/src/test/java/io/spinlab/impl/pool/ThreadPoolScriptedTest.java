@@ -402,6 +402,56 @@ class ThreadPoolScriptedTest {
         assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=0, processing=0, goal=1]");
     }
 
+    /**
+     * The pool drains (shutdownNow takes a back) during the gate's second wait, with a's request still
+     * waiting: the gate's look still finds starvation and raises the goal, but the worker it would create is
+     * undone, as the pool is drained; the gate then stops, and the pool terminates when worker 0 exits.
+     */
+    @Test
+    void shouldNotCreateAnInjectedWorkerOnceThePoolIsDrained() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 2);
+        Runnable a = item("a");
+        pool.execute(a);
+        List<Object> seen = new ArrayList<>();
+        platform.atNext("parkNanos(500)", () -> seen.add(threadNames(pool)));
+        platform.atNext("parkNanos(500)", () -> seen.addAll(pool.shutdownNow()));
+        int n = platform.callCount();
+
+        platform.runThread("p-gate");
+
+        assertThat(seen).containsExactly("[p-gate]", a);
+        assertThat(callsSince(n)).containsExactly("parkNanos(500)", "parkNanos(500)", "unpark(p-gate)");
+        assertThat(pool).hasToString("ThreadPool[p, stop, pending=0, workers=1, processing=1, goal=2]");
+        assertThat(platform.threadsNotRun()).containsExactly("p-worker-0");
+        assertThat(pool.isTerminated()).isFalse();
+
+        platform.runThread("p-worker-0");
+
+        assertThat(ran).isEmpty();
+        assertThat(pool.isTerminated()).isTrue();
+    }
+
+    /**
+     * The pool is drained before the gate thread starts (the worker, run as soon as it is started, runs the
+     * only item after a shutdown): the gate is never started, and the pool terminates as the request returns.
+     */
+    @Test
+    void shouldNotStartTheGateForAPoolDrainedBeforeTheFirstRequestReturns() {
+        // Cascading: the worker's lone item asks for no further worker (a per-item one would start the gate).
+        ThreadPool pool = pool(ThreadRequestPolicy.CASCADING, 1, 1);
+        platform.atNext("startThread(p-worker-0)", () -> {
+            pool.shutdown();
+            platform.runThread("p-worker-0");
+        });
+
+        pool.execute(item("a"));
+
+        assertThat(ran).containsExactly("a@p-worker-0");
+        assertThat(platform.calls()).containsExactly("startThread(p-worker-0)", "clock", "clock");
+        assertThat(platform.threadsNotRun()).isEmpty();
+        assertThat(pool.isTerminated()).isTrue();
+    }
+
     @Test
     void shouldNotInjectAWorkerBeyondTheMaximum() {
         ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 1);

@@ -231,8 +231,8 @@ public final class ScriptedPlatform implements Platform {
         }, name);
         self[0] = thread;
         thread.setDaemon(true);
+        started.put(name, thread); // before the log: an action at this call may run the thread at once
         log("startThread(" + name + ")");
-        started.put(name, thread);
         return thread;
     }
 
