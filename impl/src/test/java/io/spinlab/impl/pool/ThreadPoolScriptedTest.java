@@ -334,6 +334,10 @@ class ThreadPoolScriptedTest {
 
         assertThat(pool.shutdownNow()).containsExactly(a, b);
 
+        // Taking the last pending items drains the pool: shutdownNow wakes the gate for exit.
+        assertThat(platform.calls()).containsExactly("startThread(p-worker-0)", "startThread(p-gate)",
+                "unpark(p-gate)");
+
         assertThat(pool).hasToString("ThreadPool[p, stop, pending=0, workers=1, processing=1, goal=1]");
         int n = platform.callCount();
         platform.runThread("p-worker-0");
