@@ -19,9 +19,17 @@ final class PoolWorker implements Runnable {
      * Implementation notes.
      *
      * Invariants: a worker that returned from the semaphore holds one processing slot
-     * (ThreadCounts) until doWork's removeWorkingWorker; holdsSlot tracks it so that a worker
-     * that dies inside the pool gives it back. `started` and `steals` have one writer, this
-     * worker; the gate reads `started` to see progress.
+     * (ThreadCounts) until doWork gives it back (removeWorkingWorker, in a finally, so on every
+     * exit); holdsSlot covers the window before doWork, so that a worker leaving there gives it
+     * back once. `started` and `steals` have one writer, this worker; the gate reads `started`
+     * to see progress.
+     *
+     * Death: an Error thrown inside the pool's own code (items' throwables are caught) ends the
+     * worker. Its existing count is not lowered: a replacement worker takes its place, because a
+     * wake-up may already be counted for it (removeWorkingWorker re-adds a slot for a waiting
+     * request and signals the semaphore, expecting an existing worker to take it). Lowering
+     * existing instead would leave processing above existing and the signal with no taker.
+     * .NET has no counterpart: an unhandled exception on a pool thread ends the process.
      *
      * Spin/wait policy: idle workers wait on the LifoSemaphore (spin count 70, Sleep(0)
      * interleaved, then park LIFO); between two requests a worker does Sleep(0) + SpinWait(1)
@@ -74,6 +82,7 @@ final class PoolWorker implements Runnable {
         ThreadPool p = pool;
         p.bind(this);
         boolean holdsSlot = false;
+        Throwable death = null;
         try {
             boolean spinWait = true;
             for (;;) {
@@ -85,16 +94,19 @@ final class PoolWorker implements Runnable {
                     if (p.drained()) {
                         return;
                     }
+                    holdsSlot = false; // doWork gives the slot back, however it ends
                     doWork();
-                    holdsSlot = false;
                     spinWait = true;
                 } else if (p.counts.tryRetireIdle(p.minWorkers)) {
                     exitedAfterTimeout = true;
                     return;
                 }
             }
+        } catch (Throwable t) {
+            death = t;
+            throw t;
         } finally {
-            finish(holdsSlot);
+            finish(holdsSlot, death);
         }
     }
 
@@ -199,7 +211,11 @@ final class PoolWorker implements Runnable {
         }
     }
 
-    private void finish(boolean holdsSlot) {
+    /**
+     * The worker's exit: hands leftover local items to the global queue, leaves the registry and the
+     * counts (or, after a death, hands its place to a replacement), and lets the pool terminate.
+     */
+    private void finish(boolean holdsSlot, Throwable death) {
         ThreadPool p = pool;
         // The local queue is empty unless the worker dies from an Error inside the pool itself.
         boolean moved = false;
@@ -211,8 +227,11 @@ final class PoolWorker implements Runnable {
             p.requests.ensureRequested();
         }
         p.unbind(this);
-        if (!exitedAfterTimeout) {
-            p.counts.update(holdsSlot ? -1 : 0, -1);
+        if (holdsSlot) {
+            p.counts.update(-1, 0);
+        }
+        if (!exitedAfterTimeout && !(death != null && p.replaceDeadWorker(death))) {
+            p.counts.update(0, -1);
         }
         p.maybeTerminate();
     }

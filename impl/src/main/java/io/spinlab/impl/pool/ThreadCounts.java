@@ -155,4 +155,18 @@ final class ThreadCounts {
         }
         return toRelease;
     }
+
+    /**
+     * At termination, when no worker exists and none can be created: drops the processing slots still
+     * counted for wake-ups that no worker took (a worker that exits at its drained check, or a slot
+     * re-added for a request as the last worker died), so a terminated pool reads processing 0.
+     */
+    void clearProcessing() {
+        for (;;) {
+            long t = word.value;
+            if (processing(t) == 0 || word.compareAndSet(t, of(0, existing(t), goal(t)))) {
+                return;
+            }
+        }
+    }
 }

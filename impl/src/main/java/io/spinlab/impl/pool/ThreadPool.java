@@ -308,6 +308,25 @@ public final class ThreadPool implements Executor {
         }
     }
 
+    /**
+     * A worker died of {@code death} inside the pool's code: starts a worker in its place, which keeps
+     * its existing count (see PoolWorker). False, with nothing started, once the pool is drained
+     * (nothing is left to serve: the dead worker's count is lowered and the pool may terminate) or if
+     * the new thread could not be started (that failure is added to {@code death} as suppressed).
+     */
+    boolean replaceDeadWorker(Throwable death) {
+        if (drained()) {
+            return false;
+        }
+        try {
+            startWorker();
+            return true;
+        } catch (Throwable t) {
+            death.addSuppressed(t);
+            return false;
+        }
+    }
+
     private void startWorker() {
         PoolWorker w;
         workersLock.enter();
@@ -384,14 +403,14 @@ public final class ThreadPool implements Executor {
     void maybeTerminate() {
         for (;;) {
             long c = ctl.value;
-            if (!drained(c) || ThreadCounts.existing(counts.snapshot()) != 0 || gate.isRunning()) {
+            long t = counts.snapshot();
+            if (!drained(c) || ThreadCounts.existing(t) != 0 || gate.isRunning()) {
                 return;
             }
-            if (runState(c) == TERMINATED) {
-                terminated.set();
-                return;
-            }
-            if (ctl.compareAndSet(c, TERMINATED << STATE_SHIFT)) {
+            if (runState(c) == TERMINATED || ctl.compareAndSet(c, TERMINATED << STATE_SHIFT)) {
+                if (ThreadCounts.processing(t) != 0) {
+                    counts.clearProcessing(); // wake-ups that no worker took: nobody is left to take them
+                }
                 terminated.set();
                 return;
             }

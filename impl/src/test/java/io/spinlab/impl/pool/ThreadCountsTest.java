@@ -82,4 +82,18 @@ class ThreadCountsTest {
         assertThat(counts.claimAllForExit()).isZero();
         assertThat(counts.update(-3, -3)).isEqualTo(ThreadCounts.of(0, 0, 3));
     }
+
+    @Test
+    void shouldClearOnlyProcessingAtTermination() {
+        ThreadCounts counts = new ThreadCounts(3);
+        counts.tryAddWorking();
+        counts.tryAddWorking();
+        counts.update(0, -2);
+
+        counts.clearProcessing();
+
+        assertThat(decoded(counts)).isEqualTo("p=0 e=0 g=3");
+        counts.clearProcessing();
+        assertThat(decoded(counts)).isEqualTo("p=0 e=0 g=3");
+    }
 }

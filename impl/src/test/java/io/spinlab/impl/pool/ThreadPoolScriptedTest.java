@@ -347,9 +347,9 @@ class ThreadPoolScriptedTest {
         assertThat(callsSince(n)).isEmpty();
         assertThat(pool.isTerminated()).isTrue();
         assertThat(pool.workerCount()).isZero();
-        // Not asserted: processing. The worker exits at its first look ("drained") without taking the wake-up
-        // it was created with, so processing stays 1 with no worker left (issue 18 report; harmless once
-        // terminated, but against ThreadCounts' "processing <= existing").
+        // The worker exits at its first look ("drained") without taking the wake-up it was created with; the
+        // pool drops that slot when it terminates.
+        assertThat(pool).hasToString("ThreadPool[p, terminated, pending=0, workers=0, processing=0, goal=1]");
     }
 
     /** shutdownNow from inside an item takes the worker's queued items (oldest first) and interrupts it. */
@@ -552,5 +552,77 @@ class ThreadPoolScriptedTest {
         assertThat(ran).containsExactly("a@p-worker-0");
         assertThat(platform.threadsNotRun()).containsExactly("p-gate");
         assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=0, processing=0, goal=2]");
+    }
+
+    /**
+     * A worker dies of an {@code Error} inside the pool's own code (here at WorkerDoWork's {@code Sleep(0)},
+     * with a request still waiting): it gives its processing slot back once (doWork's finally, which wakes an
+     * idle worker for the waiting request) and a replacement takes its place among the existing workers, so
+     * that wake-up is not lost. The replacement serves the waiting request and later work.
+     */
+    @Test
+    void shouldReplaceAWorkerThatDiesInsideThePoolAndGiveItsSlotBackOnce() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 2);
+        pool.execute(item("a"));
+        pool.execute(item("b"));
+        Error planted = new Error("planted");
+        platform.atNext("sleep(0)", () -> {
+            throw planted;
+        });
+        int n = platform.callCount();
+
+        assertThatThrownBy(() -> platform.runThread("p-worker-0")).isSameAs(planted);
+
+        // Request 1 ran a and b; b's request waits, so doWork's finally gives the slot back and wakes an idle
+        // worker for it: the replacement, started in the dead worker's place (existing stays 1).
+        assertThat(callsSince(n)).containsExactly("clock", "clock", "clock", "sleep(0)", "startThread(p-worker-1)");
+        assertThat(ran).containsExactly("a@p-worker-0", "b@p-worker-0");
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=1, processing=1, goal=1]");
+        assertThat(platform.threadsNotRun()).containsExactly("p-gate", "p-worker-1");
+
+        pool.execute(item("c"));
+        n = platform.callCount();
+        platform.runThread("p-worker-1");
+
+        // The replacement takes the pending wake-up without parking, serves the three requests left (c's
+        // dispatch runs c; b's and c's find nothing), then idles out.
+        assertThat(callsSince(n)).containsExactlyElementsOf(concat(List.of("clock", "clock", "sleep(0)", "pause(1)",
+                "sleep(0)", "pause(1)", "sleep(0)", "pause(1)"), IDLE_WAIT_TIMES_OUT));
+        assertThat(ran).containsExactly("a@p-worker-0", "b@p-worker-0", "c@p-worker-1");
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=0, processing=0, goal=1]");
+    }
+
+    /**
+     * A worker that dies inside the pool after shutdown drained it gets no replacement: its count is
+     * lowered, and the pool terminates once the gate thread has seen the drain.
+     */
+    @Test
+    void shouldNotReplaceAWorkerThatDiesAfterThePoolDrained() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 2);
+        pool.execute(item("a"));
+        pool.execute(item("b"));
+        Error planted = new Error("planted");
+        platform.atNext("sleep(0)", () -> {
+            pool.shutdown();
+            throw planted;
+        });
+        int n = platform.callCount();
+
+        assertThatThrownBy(() -> platform.runThread("p-worker-0")).isSameAs(planted);
+
+        // shutdown (pending 0) wakes the gate for exit; doWork's finally re-adds a slot for b's waiting request
+        // (processing 1), and no worker is started for it or for the dead one.
+        assertThat(callsSince(n)).containsExactly("clock", "clock", "clock", "sleep(0)", "unpark(p-gate)");
+        assertThat(platform.threadsNotRun()).containsExactly("p-gate");
+        assertThat(pool).hasToString("ThreadPool[p, shutdown, pending=0, workers=0, processing=1, goal=1]");
+        assertThat(pool.isTerminated()).isFalse();
+        n = platform.callCount();
+
+        platform.runThread("p-gate");
+
+        assertThat(callsSince(n)).isEmpty();
+        assertThat(pool.isTerminated()).isTrue();
+        assertThat(pool).hasToString("ThreadPool[p, terminated, pending=0, workers=0, processing=0, goal=1]");
+        assertThat(ran).containsExactly("a@p-worker-0", "b@p-worker-0");
     }
 }
