@@ -121,4 +121,17 @@ class ThreadPoolBuilderTest {
         assertThatNullPointerException().isThrownBy(() -> builder(4).requestPolicy(null))
                 .withMessage("requestPolicy");
     }
+
+    /** create(): a pool on this machine's hardware with the current tuning and the builder's defaults. */
+    @Test
+    void shouldCreateAPoolOnTheHardwareWithTheDefaults() {
+        ThreadPool pool = ThreadPool.create();
+
+        assertThat(pool.name()).isEqualTo("spinlab-pool");
+        assertThat(pool.workerGoal()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(pool.requestPolicy()).isEqualTo(Tuning.current().threadRequests());
+        assertThat(pool.threads()).isEmpty();
+        pool.shutdown();
+        assertThat(pool.isTerminated()).isTrue();
+    }
 }

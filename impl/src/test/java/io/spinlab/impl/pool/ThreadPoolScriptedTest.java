@@ -625,4 +625,109 @@ class ThreadPoolScriptedTest {
         assertThat(pool).hasToString("ThreadPool[p, terminated, pending=0, workers=0, processing=0, goal=1]");
         assertThat(ran).containsExactly("a@p-worker-0", "b@p-worker-0");
     }
+
+    /**
+     * A worker dies inside the pool's code right after an item that queued work locally: the items left in
+     * its queue move to the global queue with a request for them, in the order the dead worker would have run
+     * them (newest first), and the replacement runs them.
+     */
+    @Test
+    void shouldHandTheLocalItemsOfAWorkerThatDiesToTheGlobalQueue() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 1);
+        Error planted = new Error("planted");
+        pool.execute(() -> {
+            item("a").run();
+            pool.execute(item("b")); // from a worker: into its local queue
+            pool.execute(item("c"));
+            // The dispatch's clock read after the item: the worker dies there, b and c still queued.
+            platform.atNext("clock", () -> {
+                throw planted;
+            });
+        });
+        int n = platform.callCount();
+
+        assertThatThrownBy(() -> platform.runThread("p-worker-0")).isSameAs(planted);
+
+        assertThat(callsSince(n)).containsExactly("clock", "clock", "startThread(p-worker-1)");
+        assertThat(ran).containsExactly("a@p-worker-0");
+        assertThat(pool.pendingCount()).isEqualTo(2);
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=2, workers=1, processing=1, goal=1]");
+
+        platform.runThread("p-worker-1");
+
+        assertThat(ran).containsExactly("a@p-worker-0", "c@p-worker-1", "b@p-worker-1");
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=0, processing=0, goal=1]");
+    }
+
+    /** executeGlobal from outside the pool requests a worker as execute does. */
+    @Test
+    void shouldStartAWorkerForGlobalWorkFromOutsideThePool() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 1);
+
+        pool.executeGlobal(item("a"));
+
+        assertThat(platform.calls()).containsExactly("startThread(p-worker-0)", "startThread(p-gate)");
+        platform.runThread("p-worker-0");
+        assertThat(ran).containsExactly("a@p-worker-0");
+    }
+
+    /**
+     * executeGlobal from a worker bypasses its local queue: global items run oldest first, after the
+     * worker's own (local) items, where execute alone would run everything newest first.
+     */
+    @Test
+    void shouldQueueGlobalWorkFromAWorkerBehindItsLocalItemsInSubmissionOrder() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 1);
+        pool.execute(() -> {
+            item("a").run();
+            pool.executeGlobal(item("b"));
+            pool.executeGlobal(item("c"));
+            pool.execute(item("d"));
+        });
+
+        platform.runThread("p-worker-0");
+
+        assertThat(ran).containsExactly("a@p-worker-0", "d@p-worker-0", "b@p-worker-0", "c@p-worker-0");
+        assertThatThrownBy(() -> {
+            pool.shutdown();
+            pool.executeGlobal(item("e"));
+        }).isInstanceOf(RejectedExecutionException.class);
+    }
+
+    /** submit(Runnable): the task completes with null, or fails with what the runnable threw. */
+    @Test
+    void shouldCompleteASubmittedRunnableWithNullOrItsException() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 1);
+        IllegalStateException thrown = new IllegalStateException("from the runnable");
+
+        Task<Void> ok = pool.submit(item("a"));
+        Task<Void> failing = pool.submit((Runnable) () -> {
+            throw thrown;
+        });
+        platform.runThread("p-worker-0");
+
+        assertThat(ran).containsExactly("a@p-worker-0");
+        assertThat(ok.isDone()).isTrue();
+        assertThat(ok.isFailed()).isFalse();
+        assertThat(ok.join()).isNull();
+        assertThat(failing.isFailed()).isTrue();
+        assertThat(failing.exception()).isSameAs(thrown);
+    }
+
+    /** The default error handler hands an item's exception to the worker thread's uncaught-exception handler. */
+    @Test
+    void shouldReportAnItemsExceptionToTheWorkersUncaughtExceptionHandlerByDefault() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 1);
+        List<String> reported = new ArrayList<>();
+        pool.execute(() -> {
+            Thread.currentThread().setUncaughtExceptionHandler((t, e) -> reported.add(t.getName() + ": " + e.getMessage()));
+            throw new IllegalStateException("boom");
+        });
+        pool.execute(item("b"));
+
+        platform.runThread("p-worker-0");
+
+        assertThat(reported).containsExactly("p-worker-0: boom");
+        assertThat(ran).containsExactly("b@p-worker-0");
+    }
 }
