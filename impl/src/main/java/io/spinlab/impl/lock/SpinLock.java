@@ -40,6 +40,12 @@ public final class SpinLock {
      *
      * Invariants: a waiter that acquires removes itself from the count in the same CAS, unless
      * the count is already 0 (a concurrent exit(false) plain store may have lost an increment).
+     * A waiter that gives up leaves the count, whether it timed out or was interrupted. The
+     * interruptible timed wait is this class's own (Java's InterruptedException). .NET's
+     * ContinueTryEnter checks for no interrupt and has no try/finally around its spin loop, so a
+     * ThreadInterruptedException from SpinWait's Sleep(1) leaves the count incremented there
+     * (dotnet/runtime src/libraries/System.Private.CoreLib/src/System/Threading/SpinLock.cs
+     * @0f1ae4d7); only the count's value differs, which the turn order reads.
      *
      * Metrics: a contended acquisition is bracketed by Platform.beginSpinWait/endSpinWait with
      * `blocker` (in anonymous mode from the waiter registration to the acquisition or timeout),
@@ -247,10 +253,17 @@ public final class SpinLock {
 
     /**
      * Anonymous mode, a registered waiter: true (and unregistered) if the timeout, counted from
-     * {@code start}, has passed ({@code timeoutNanos} < 0: never); throws if interrupted.
+     * {@code start}, has passed ({@code timeoutNanos} < 0: never); throws (unregistered as well) if interrupted.
      */
     boolean giveUp(long start, long timeoutNanos, boolean interruptible) throws InterruptedException {
-        if (expiredOrInterrupted(start, timeoutNanos, interruptible)) {
+        boolean expired;
+        try {
+            expired = expiredOrInterrupted(start, timeoutNanos, interruptible);
+        } catch (InterruptedException e) {
+            decrementWaiters(); // an interrupted waiter leaves too: else it stays counted for good
+            throw e;
+        }
+        if (expired) {
             decrementWaiters();
             return true;
         }
