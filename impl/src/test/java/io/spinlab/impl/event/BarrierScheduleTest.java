@@ -3,6 +3,7 @@ package io.spinlab.impl.event;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.testing.FixedPauseNormalizer;
 import io.spinlab.impl.testing.RecordingPlatform;
+import io.spinlab.impl.testing.ScriptedPlatform;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
 
@@ -173,5 +174,38 @@ class BarrierScheduleTest {
         assertThatThrownBy(() -> new Barrier(context(platform), Barrier.MAX_PARTICIPANTS + 1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(platform.calls()).isEmpty();
+    }
+
+    /** A participant added after some phases joins the current phase, which addParticipants returns. */
+    @Test
+    void shouldReturnTheCurrentPhaseToParticipantsAddedOneAtATime() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(2, 40, 20);
+        Barrier barrier = new Barrier(context(platform), 1);
+        barrier.signalAndWait();
+        barrier.signalAndWait();
+
+        assertThat(barrier.addParticipants(1)).isEqualTo(2);
+        assertThat(barrier.participantCount()).isEqualTo(2);
+        barrier.removeParticipants(1);
+        assertThat(barrier.participantCount()).isEqualTo(1);
+        assertThat(barrier.currentPhase()).isEqualTo(2);
+    }
+
+    /**
+     * A waiter interrupted while it waits for the others takes its arrival back and throws: the phase
+     * still needs every participant.
+     */
+    @Test
+    void shouldWithdrawTheArrivalAndThrowWhenInterruptedWhileWaiting() {
+        ScriptedPlatform platform = new ScriptedPlatform(2, 1_000);
+        Barrier barrier = new Barrier(platform.context(Tuning.current()), 2);
+        platform.atNext("parkNanos(100000000)", () -> Thread.currentThread().interrupt());
+
+        assertThatThrownBy(() -> barrier.signalAndWait(1, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+
+        assertThat(Thread.interrupted()).as("the interrupt is consumed by the exception").isFalse();
+        assertThat(barrier.participantsRemaining()).isEqualTo(2);
+        assertThat(barrier.currentPhase()).isZero();
+        assertThat(platform.pendingActions()).isZero();
     }
 }

@@ -1,6 +1,7 @@
 package io.spinlab.impl.pool;
 
 import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.model.tuning.Knob;
 import io.spinlab.model.tuning.SpinPolicy;
 import io.spinlab.model.tuning.Tuning;
@@ -46,12 +47,17 @@ class TaskTest {
             release.await();
             return 42;
         });
-        Thread.ofPlatform().start(() -> {
-            sleepQuietly(30);
-            release.countDown();
-        });
+        Thread joiner = Thread.currentThread();
+        try (TestThreads threads = new TestThreads()) {
+            // Completes the task only once the joiner is blocked in join: the spin, then the wait, are exercised.
+            threads.start("releaser", () -> {
+                TestThreads.awaitBlocked(joiner);
+                release.countDown();
+            });
 
-        assertThat(task.join()).isEqualTo(42);
+            assertThat(task.join()).isEqualTo(42);
+            threads.joinAll();
+        }
         assertThat(task.isDone()).isTrue();
     }
 
@@ -150,13 +156,5 @@ class TaskTest {
 
         assertThatThrownBy(second::join).isInstanceOf(CompletionException.class)
                 .hasCauseInstanceOf(RejectedExecutionException.class);
-    }
-
-    private static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -593,6 +593,33 @@ class ThreadPoolScriptedTest {
     }
 
     /**
+     * The replacement for a worker that died cannot be started (the platform refuses the thread): the
+     * failure is attached to the worker's own as suppressed, and the dead worker's count is lowered, so
+     * the pool counts no worker that does not exist.
+     */
+    @Test
+    void shouldLowerTheCountAndReportTheFailureWhenTheReplacementCannotStart() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 2);
+        pool.execute(item("a"));
+        pool.execute(item("b"));
+        Error planted = new Error("planted");
+        OutOfMemoryError noThread = new OutOfMemoryError("unable to create native thread");
+        platform.atNext("sleep(0)", () -> {
+            throw planted;
+        });
+        platform.atNext("startThread(p-worker-1)", () -> {
+            throw noThread;
+        });
+
+        assertThatThrownBy(() -> platform.runThread("p-worker-0")).isSameAs(planted);
+
+        assertThat(planted.getSuppressed()).containsExactly(noThread);
+        assertThat(pool.workerCount()).isZero();
+        assertThat(pool.threads()).isEmpty();
+        assertThat(ran).containsExactly("a@p-worker-0", "b@p-worker-0");
+    }
+
+    /**
      * A worker that dies inside the pool after shutdown drained it gets no replacement: its count is
      * lowered, and the pool terminates once the gate thread has seen the drain.
      */
