@@ -120,6 +120,19 @@ public record PoolWorld(MachineProfile machine, boolean memoryModel, long seed, 
                 shutdownDelayNanos, shutdownNow, plant);
     }
 
+    /**
+     * This world with the starvation gate looking only once an hour, far past the scenario's wait for
+     * termination: whatever runs, the request protocol alone made it run.
+     */
+    public PoolWorld withoutGate() {
+        return new PoolWorld(machine, memoryModel, seed, faults, globalQueue, perItemRequests, minWorkers, maxWorkers,
+                idleTimeoutNanos, GATE_OFF_NANOS, submitters, shutdownBy, shutdownAfter, shutdownDelayNanos,
+                shutdownNow, plant);
+    }
+
+    /** The gate interval of {@link #withoutGate}: one hour. */
+    public static final long GATE_OFF_NANOS = 3_600_000_000_000L;
+
     /** The world with another plant. */
     public PoolWorld withPlant(Plant newPlant) {
         return new PoolWorld(machine, memoryModel, seed, faults, globalQueue, perItemRequests, minWorkers, maxWorkers,
