@@ -1,12 +1,16 @@
 package io.spinlab.impl.collections;
 
 import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.impl.testing.TestThreads;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -141,5 +145,70 @@ class ConcurrentQueueTest extends ConcurrentFifoContractTest {
             out.add(i);
         }
         return out;
+    }
+
+    @Test
+    void shouldAcceptTheSmallestAndLargestInitialSegmentLengths() {
+        for (int length : new int[] {2, ConcurrentQueue.MAX_SEGMENT_LENGTH}) {
+            ConcurrentQueue<Integer> queue = new ConcurrentQueue<>(SpinContext.hardware(), length);
+            queue.offer(length);
+            assertThat(queue.poll()).as("length %d", length).isEqualTo(length);
+            assertThat(queue.poll()).isNull();
+        }
+        assertThatThrownBy(() -> new ConcurrentQueue<Integer>(SpinContext.hardware(), 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ConcurrentQueue<Integer>(SpinContext.hardware(),
+                2 * ConcurrentQueue.MAX_SEGMENT_LENGTH)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A snapshot freezes the tail segment; an empty frozen segment still counts no element. */
+    @Test
+    void shouldCountNothingInAnEmptySegmentFrozenByASnapshot() {
+        ConcurrentQueue<Integer> queue = newQueue();
+        assertThat(queue.iterator().hasNext()).isFalse();
+
+        assertThat(queue.size()).isZero();
+        assertThat(queue.isEmpty()).isTrue();
+        queue.offer(1);
+        assertThat(queue.size()).isOne();
+    }
+
+    /** An exhausted snapshot iterator throws, as Iterator says, instead of waiting for a slot. */
+    @Test
+    void shouldThrowFromAnExhaustedSnapshotIterator() {
+        ConcurrentQueue<Integer> queue = newQueue();
+        queue.offer(1);
+        Iterator<Integer> it = queue.iterator();
+        assertThat(it.next()).isOne();
+
+        assertThat(it.hasNext()).isFalse();
+        assertThatThrownBy(it::next).isInstanceOf(NoSuchElementException.class);
+    }
+
+    /**
+     * size() over three segments counts under the cross-segment lock and lets it go: a snapshot taken
+     * afterwards on another thread does not wait for it.
+     */
+    @Test
+    void shouldReleaseTheCrossSegmentLockAfterCountingSeveralSegments() throws Exception {
+        ConcurrentQueue<Integer> queue = new ConcurrentQueue<>(SpinContext.hardware(), 2);
+        for (int i = 0; i < 7; i++) {
+            queue.offer(i);
+        }
+
+        assertThat(queue.size()).isEqualTo(7);
+
+        FutureTask<Integer> snapshot = new FutureTask<>(() -> {
+            int n = 0;
+            for (Integer ignored : queue) {
+                n++;
+            }
+            return n;
+        });
+        Thread other = new Thread(snapshot, "snapshot");
+        other.setDaemon(true);
+        other.start();
+        assertThat(snapshot.get(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS))
+                .as("the snapshot on another thread finished: the lock was free").isEqualTo(7);
     }
 }

@@ -98,4 +98,12 @@ class ConcurrentStackTest {
         assertThat(duplicates).isEmpty();
         assertThat(seen).hasSize(pushers * perThread);
     }
+
+    @Test
+    void shouldAcceptAnEmptyRangeAndPushNothing() {
+        stack.pushRange(List.of());
+
+        assertThat(stack.isEmpty()).isTrue();
+        assertThat(stack.pop()).isNull();
+    }
 }

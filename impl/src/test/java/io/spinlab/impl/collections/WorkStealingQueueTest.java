@@ -139,4 +139,16 @@ class WorkStealingQueueTest {
         assertThat(duplicates).isEmpty();
         assertThat(seen).hasSize(total);
     }
+
+    @Test
+    void shouldRememberAMissedStealUntilCleared() {
+        WorkStealingQueue.MissedSteal missed = new WorkStealingQueue.MissedSteal();
+        assertThat(missed.missed()).isFalse();
+
+        missed.set();
+
+        assertThat(missed.missed()).isTrue();
+        missed.clear();
+        assertThat(missed.missed()).isFalse();
+    }
 }

@@ -208,4 +208,18 @@ class BarrierScheduleTest {
         assertThat(barrier.currentPhase()).isZero();
         assertThat(platform.pendingActions()).isZero();
     }
+
+    /** An interrupted caller is refused before it arrives: alone on the barrier, it does not complete the phase. */
+    @Test
+    void shouldRefuseAnInterruptedCallerBeforeItArrives() {
+        RecordingPlatform platform = new RecordingPlatform(2, 40, 20);
+        Barrier barrier = new Barrier(context(platform), 1);
+        Thread.currentThread().interrupt();
+
+        assertThatThrownBy(() -> barrier.signalAndWait(1, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        assertThat(barrier.currentPhase()).isZero();
+        assertThat(barrier.participantsRemaining()).isEqualTo(1);
+    }
 }

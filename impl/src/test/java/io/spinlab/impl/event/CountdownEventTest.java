@@ -70,6 +70,22 @@ class CountdownEventTest {
         assertThatThrownBy(() -> countdown.addCount(Integer.MAX_VALUE)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("overflow");
         assertThatThrownBy(() -> countdown.reset(-5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> countdown.tryAddCount(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("signalCount = 0");
+        assertThat(countdown.currentCount()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAddOneWithTryAddCountAndReachTheMaximumExactly() {
+        CountdownEvent countdown = new CountdownEvent(Tunings.hardware(Tuning.current()), 2);
+
+        assertThat(countdown.tryAddCount()).isTrue();
+        assertThat(countdown.currentCount()).isEqualTo(3);
+        assertThat(countdown.tryAddCount(Integer.MAX_VALUE - 3)).isTrue();
+        assertThat(countdown.currentCount()).isEqualTo(Integer.MAX_VALUE);
+        assertThatThrownBy(countdown::tryAddCount).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("overflow");
+        assertThat(countdown).hasToString("CountdownEvent[count=" + Integer.MAX_VALUE + ", initial=2]");
     }
 
     @Test

@@ -78,6 +78,7 @@ class ManualResetEventScheduleTest {
 
         event.set();
         assertThat(event.isSet()).isTrue();
+        assertThat(event).hasToString("ManualResetEvent[set, waiters=0, spin=spinonce×7]");
         event.set();
         assertThat(event.isSet()).isTrue();
         event.reset();

@@ -1,5 +1,6 @@
 package io.spinlab.impl.lock;
 
+import io.spinlab.impl.spin.PauseNormalizer;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.testing.FixedPauseNormalizer;
 import io.spinlab.model.platform.Platform;
@@ -139,6 +140,57 @@ class NativeSpinLockScheduleTest {
     }
 
     /**
+     * A contended acquisition is one spin wait on the lock's blocker (the lock itself unless one was
+     * given), begun before the first poll and ended after the acquisition; the normalized generations
+     * give the PAUSE normalizer one chance to re-measure per acquisition, the raw ones none.
+     */
+    @Test
+    void shouldReportOneSpinWaitOnItsBlockerAndRefreshTheNormalizerOnlyWhenNormalized() {
+        Object blocker = new Object();
+        for (String tuning : List.of("net6", "netcore2.1")) {
+            RunLengthPlatform platform = new RunLengthPlatform();
+            int[] refreshes = new int[1];
+            FixedPauseNormalizer fixed = new FixedPauseNormalizer(YIELDS, 7);
+            PauseNormalizer counting = new PauseNormalizer() {
+                @Override
+                public int yieldsPerNormalizedYield() {
+                    return fixed.yieldsPerNormalizedYield();
+                }
+
+                @Override
+                public int optimalMaxNormalizedYieldsPerSpinIteration() {
+                    return fixed.optimalMaxNormalizedYieldsPerSpinIteration();
+                }
+
+                @Override
+                public double nsPerPause() {
+                    return fixed.nsPerPause();
+                }
+
+                @Override
+                public void refreshIfDue() {
+                    refreshes[0]++;
+                }
+            };
+            SpinContext context = SpinContext.of(platform, Tuning.parse(tuning), counting);
+            NativeSpinLock own = new NativeSpinLock(context);
+            NativeSpinLock attributed = new NativeSpinLock(context, blocker);
+            for (NativeSpinLock lock : List.of(own, attributed)) {
+                lock.enter();
+                platform.afterCalls(platform.callCount() + 3, lock::exit);
+                lock.enter();
+                assertThat(lock).hasToString("NativeSpinLock[held, " + lock.policy() + "]");
+                lock.exit();
+                assertThat(lock).hasToString("NativeSpinLock[free, " + lock.policy() + "]");
+            }
+
+            assertThat(platform.spinWaits()).as(tuning).containsExactly(List.of("begin", own), List.of("end", own),
+                    List.of("begin", blocker), List.of("end", blocker));
+            assertThat(refreshes[0]).as(tuning).isEqualTo(tuning.equals("net6") ? 2 : 0);
+        }
+    }
+
+    /**
      * A single-threaded platform that logs calls run-length encoded and runs an action once, right
      * after the n-th call (counting every call, not every run). Blocking calls are not supported.
      */
@@ -149,6 +201,26 @@ class NativeSpinLockScheduleTest {
         private long calls;
         private long actionAtCall = -1;
         private Runnable action;
+        private final List<List<Object>> spinWaits = new ArrayList<>();
+
+        /** The beginSpinWait/endSpinWait calls, each as [begin|end, blocker]; not in {@link #runs()}. */
+        List<List<Object>> spinWaits() {
+            return spinWaits;
+        }
+
+        long callCount() {
+            return calls;
+        }
+
+        @Override
+        public void beginSpinWait(Object blocker) {
+            spinWaits.add(List.of("begin", blocker));
+        }
+
+        @Override
+        public void endSpinWait(Object blocker) {
+            spinWaits.add(List.of("end", blocker));
+        }
 
         void afterCalls(long count, Runnable once) {
             this.actionAtCall = count;

@@ -122,6 +122,42 @@ class SpinLockScheduleTest {
         assertThat(lock.waiterCount()).isZero();
     }
 
+    /**
+     * The timeout passes during the staged spin: the waiter gives up right after its last stage (turn 1:
+     * exactly 100 stages), before any yield.
+     */
+    @Test
+    void shouldGiveUpAfterTheLastStageWhenTheTimeoutPassedDuringTheStagedSpin() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(3, 1, 20);
+        SpinLock lock = new SpinLock(context(platform, "legacy"), false);
+        lock.enter();
+
+        assertThat(lock.tryEnter(1_000, TimeUnit.NANOSECONDS)).isFalse();
+
+        List<String> calls = calls(platform);
+        assertThat(calls).hasSize(100).allMatch(call -> call.startsWith("pause("));
+        assertThat(calls.get(99)).isEqualTo("pause(" + (1 + 100) * 100 * 3 + ")");
+        assertThat(lock.waiterCount()).isZero();
+    }
+
+    /** The yield loop sleeps 1 ms every 40th yield and 0 ms every other 10th, and yields otherwise. */
+    @Test
+    void shouldSleepOneMillisecondEveryFortiethYieldWhenSpinningFactorYields() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(1, 1, 20);
+        SpinLock lock = new SpinLock(context(platform, "legacy"), false);
+        lock.enter();
+        platform.afterCalls(42, lock::exit);
+
+        assertThat(lock.tryEnter(1, TimeUnit.HOURS)).isTrue();
+
+        List<String> calls = calls(platform);
+        assertThat(calls).hasSize(42);
+        for (int i = 0; i < 42; i++) {
+            String expected = i % 40 == 0 ? "sleep(1000000)" : i % 10 == 0 ? "sleep(0)" : "yield";
+            assertThat(calls.get(i)).as("yield-loop turn " + i).isEqualTo(expected);
+        }
+    }
+
     @Test
     void shouldGiveUpAtTheFirstCheckAfterTheTimeoutWhenSpinningFactorYields() throws InterruptedException {
         RecordingPlatform platform = new RecordingPlatform(1, 1, 20);
