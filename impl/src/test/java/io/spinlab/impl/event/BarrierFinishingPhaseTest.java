@@ -8,6 +8,8 @@ import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,13 +26,50 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BarrierFinishingPhaseTest {
 
-    /** The hardware with a clock that moves only when the test moves it. */
+    /** The hardware with a clock that moves only when the test moves it, counting each thread's parks. */
     private static final class TestClock extends DelegatingPlatform {
         final AtomicLong now = new AtomicLong(1_000_000);
+        private final Map<Thread, AtomicLong> parks = new ConcurrentHashMap<>();
 
         @Override
         public long nanoTime() {
             return now.get();
+        }
+
+        @Override
+        public void park(Object blocker) {
+            parked();
+            super.park(blocker);
+        }
+
+        @Override
+        public void parkNanos(Object blocker, long nanos) {
+            parked();
+            super.parkNanos(blocker, nanos);
+        }
+
+        private void parked() {
+            parks.computeIfAbsent(Thread.currentThread(), t -> new AtomicLong()).incrementAndGet();
+        }
+
+        long parks(Thread thread) {
+            AtomicLong count = parks.get(thread);
+            return count == null ? 0 : count.get();
+        }
+
+        /**
+         * Waits (bounded) until {@code thread} has begun two more parks than {@code before}: an interrupt
+         * set just before makes any park return at once, so the second of them began after the
+         * interrupt was taken (a wait that ends on its own re-parks only every 100 ms).
+         */
+        void awaitTwoParksAfter(Thread thread, long before) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestThreads.JOIN_SECONDS);
+            while (parks(thread) < before + 2) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError(thread.getName() + " never parked again");
+                }
+                Thread.sleep(1); // polling, bounded: not an ordering by time
+            }
         }
     }
 
@@ -119,7 +158,9 @@ class BarrierFinishingPhaseTest {
         Outcome outcome = finishWhileWaiterActs(-1, waiter -> {
             waiter.interrupt();
             awaitBlockedIn(waiter, "awaitPhaseEndUninterruptibly");
+            long before = clock.parks(waiter);
             waiter.interrupt();
+            clock.awaitTwoParksAfter(waiter, before);
         });
 
         assertThat(outcome).isEqualTo(new Outcome(true, true, 1));
@@ -136,13 +177,18 @@ class BarrierFinishingPhaseTest {
         assertThat(outcome).isEqualTo(new Outcome(true, false, 1));
     }
 
-    /** An interrupt during that wait (after the timeout) is kept: the wait goes on and the status is restored. */
+    /**
+     * An interrupt during that wait (after the timeout) is taken by the wait, which goes on, and the status
+     * is restored on return: the test lets the phase finish only once the waiter has taken the interrupt.
+     */
     @Test
     void shouldKeepAnInterruptDuringTheWaitThatFollowsATimeout() throws Exception {
         Outcome outcome = finishWhileWaiterActs(TimeUnit.SECONDS.toNanos(1), waiter -> {
             clock.now.addAndGet(TimeUnit.SECONDS.toNanos(2));
             awaitBlockedIn(waiter, "awaitPhaseEndUninterruptibly");
+            long before = clock.parks(waiter);
             waiter.interrupt();
+            clock.awaitTwoParksAfter(waiter, before);
         });
 
         assertThat(outcome).isEqualTo(new Outcome(true, true, 1));

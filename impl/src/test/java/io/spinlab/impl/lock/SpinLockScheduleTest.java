@@ -1,5 +1,6 @@
 package io.spinlab.impl.lock;
 
+import io.spinlab.impl.spin.PauseNormalizer;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.testing.FixedPauseNormalizer;
 import io.spinlab.impl.testing.RecordingPlatform;
@@ -138,6 +139,50 @@ class SpinLockScheduleTest {
         assertThat(calls).hasSize(100).allMatch(call -> call.startsWith("pause("));
         assertThat(calls.get(99)).isEqualTo("pause(" + (1 + 100) * 100 * 3 + ")");
         assertThat(lock.waiterCount()).isZero();
+    }
+
+    /**
+     * Under a normalized PAUSE the staged spin gives the normalizer one chance to re-measure before it
+     * starts (the shipped spinning-factor generations PAUSE raw, where that chance does nothing).
+     */
+    @Test
+    void shouldLetTheNormalizerRefreshOnceBeforeTheStagedSpinWhenNormalized() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(3, 1, 20);
+        int[] refreshes = new int[1];
+        FixedPauseNormalizer fixed = new FixedPauseNormalizer();
+        PauseNormalizer counting = new PauseNormalizer() {
+            @Override
+            public int yieldsPerNormalizedYield() {
+                return fixed.yieldsPerNormalizedYield();
+            }
+
+            @Override
+            public int optimalMaxNormalizedYieldsPerSpinIteration() {
+                return fixed.optimalMaxNormalizedYieldsPerSpinIteration();
+            }
+
+            @Override
+            public double nsPerPause() {
+                return fixed.nsPerPause();
+            }
+
+            @Override
+            public void refreshIfDue() {
+                refreshes[0]++;
+            }
+        };
+        SpinLock lock = new SpinLock(SpinContext.of(platform, Tuning.parse("current,spinlock=spinning-factor"),
+                counting), false);
+        lock.enter();
+        platform.afterCalls(1, () -> {
+            assertThat(refreshes[0]).as("refreshed before the first stage").isOne();
+            lock.exit();
+        });
+
+        assertThat(lock.tryEnter(1, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(refreshes[0]).isOne();
+        assertThat(platform.calls()).hasSize(1);
     }
 
     /** The yield loop sleeps 1 ms every 40th yield and 0 ms every other 10th, and yields otherwise. */
