@@ -1,5 +1,6 @@
 package io.spinlab.impl.buffer;
 
+import io.spinlab.impl.testing.ControlledClockPlatform;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
 

@@ -1,18 +1,14 @@
 package io.spinlab.impl.event;
 
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.impl.testing.DelegatingPlatform;
-import io.spinlab.impl.testing.FixedPauseNormalizer;
+import io.spinlab.impl.testing.ControlledClockPlatform;
 import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,60 +17,28 @@ import static org.assertj.core.api.Assertions.assertThat;
  * arrival can no longer be taken back, so it waits for the phase's end without giving up and returns
  * true, keeping the interrupt. Real threads: the last arriver stays inside the post-phase action until
  * the test opens a latch, and the test acts on the waiter only once it is blocked in the right method
- * (bounded polling of its state and stack, not an ordering by time). The clock is the test's: it moves
- * only when the test moves it, so a timeout happens exactly when the scenario says.
+ * (bounded polling of its state, stack and waiting calls, not an ordering by time). The clock is the
+ * test's: it moves only when the test moves it, so a timeout happens exactly when the scenario says.
  */
 class BarrierFinishingPhaseTest {
 
-    /** The hardware with a clock that moves only when the test moves it, counting each thread's parks. */
-    private static final class TestClock extends DelegatingPlatform {
-        final AtomicLong now = new AtomicLong(1_000_000);
-        private final Map<Thread, AtomicLong> parks = new ConcurrentHashMap<>();
+    private final ControlledClockPlatform clock = new ControlledClockPlatform();
+    private final SpinContext context = clock.context(Tuning.current());
 
-        @Override
-        public long nanoTime() {
-            return now.get();
-        }
-
-        @Override
-        public void park(Object blocker) {
-            parked();
-            super.park(blocker);
-        }
-
-        @Override
-        public void parkNanos(Object blocker, long nanos) {
-            parked();
-            super.parkNanos(blocker, nanos);
-        }
-
-        private void parked() {
-            parks.computeIfAbsent(Thread.currentThread(), t -> new AtomicLong()).incrementAndGet();
-        }
-
-        long parks(Thread thread) {
-            AtomicLong count = parks.get(thread);
-            return count == null ? 0 : count.get();
-        }
-
-        /**
-         * Waits (bounded) until {@code thread} has begun two more parks than {@code before}: an interrupt
-         * set just before makes any park return at once, so the second of them began after the
-         * interrupt was taken (a wait that ends on its own re-parks only every 100 ms).
-         */
-        void awaitTwoParksAfter(Thread thread, long before) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestThreads.JOIN_SECONDS);
-            while (parks(thread) < before + 2) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new AssertionError(thread.getName() + " never parked again");
-                }
-                Thread.sleep(1); // polling, bounded: not an ordering by time
+    /**
+     * Waits (bounded) until {@code thread}, seen parked, has made two more waiting calls than
+     * {@code before}: an interrupt set just before makes its park return at once, and the wait that
+     * follows the park begins only after the interrupt was taken.
+     */
+    private void awaitTwoWaitsAfter(Thread thread, long before) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestThreads.JOIN_SECONDS);
+        while (clock.waits(thread) < before + 2) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(thread.getName() + " never waited again");
             }
+            Thread.sleep(1); // polling, bounded: not an ordering by time
         }
     }
-
-    private final TestClock clock = new TestClock();
-    private final SpinContext context = SpinContext.of(clock, Tuning.current(), new FixedPauseNormalizer());
 
     /** Waits (bounded) until {@code thread} is parked inside {@code method} of Barrier. */
     private static void awaitBlockedIn(Thread thread, String method) throws InterruptedException {
@@ -158,9 +122,9 @@ class BarrierFinishingPhaseTest {
         Outcome outcome = finishWhileWaiterActs(-1, waiter -> {
             waiter.interrupt();
             awaitBlockedIn(waiter, "awaitPhaseEndUninterruptibly");
-            long before = clock.parks(waiter);
+            long before = clock.waits(waiter);
             waiter.interrupt();
-            clock.awaitTwoParksAfter(waiter, before);
+            awaitTwoWaitsAfter(waiter, before);
         });
 
         assertThat(outcome).isEqualTo(new Outcome(true, true, 1));
@@ -170,7 +134,7 @@ class BarrierFinishingPhaseTest {
     @Test
     void shouldWaitForTheFinishWhenTheTimeoutPassesWhileThePhaseFinishes() throws Exception {
         Outcome outcome = finishWhileWaiterActs(TimeUnit.SECONDS.toNanos(1), waiter -> {
-            clock.now.addAndGet(TimeUnit.SECONDS.toNanos(2));
+            clock.advance(TimeUnit.SECONDS.toNanos(2));
             awaitBlockedIn(waiter, "awaitPhaseEndUninterruptibly");
         });
 
@@ -184,11 +148,11 @@ class BarrierFinishingPhaseTest {
     @Test
     void shouldKeepAnInterruptDuringTheWaitThatFollowsATimeout() throws Exception {
         Outcome outcome = finishWhileWaiterActs(TimeUnit.SECONDS.toNanos(1), waiter -> {
-            clock.now.addAndGet(TimeUnit.SECONDS.toNanos(2));
+            clock.advance(TimeUnit.SECONDS.toNanos(2));
             awaitBlockedIn(waiter, "awaitPhaseEndUninterruptibly");
-            long before = clock.parks(waiter);
+            long before = clock.waits(waiter);
             waiter.interrupt();
-            clock.awaitTwoParksAfter(waiter, before);
+            awaitTwoWaitsAfter(waiter, before);
         });
 
         assertThat(outcome).isEqualTo(new Outcome(true, true, 1));

@@ -1,6 +1,5 @@
 package io.spinlab.impl.lock;
 
-import io.spinlab.impl.spin.PauseNormalizer;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.testing.FixedPauseNormalizer;
 import io.spinlab.model.platform.Platform;
@@ -149,29 +148,7 @@ class NativeSpinLockScheduleTest {
         Object blocker = new Object();
         for (String tuning : List.of("net6", "netcore2.1")) {
             RunLengthPlatform platform = new RunLengthPlatform();
-            int[] refreshes = new int[1];
-            FixedPauseNormalizer fixed = new FixedPauseNormalizer(YIELDS, 7);
-            PauseNormalizer counting = new PauseNormalizer() {
-                @Override
-                public int yieldsPerNormalizedYield() {
-                    return fixed.yieldsPerNormalizedYield();
-                }
-
-                @Override
-                public int optimalMaxNormalizedYieldsPerSpinIteration() {
-                    return fixed.optimalMaxNormalizedYieldsPerSpinIteration();
-                }
-
-                @Override
-                public double nsPerPause() {
-                    return fixed.nsPerPause();
-                }
-
-                @Override
-                public void refreshIfDue() {
-                    refreshes[0]++;
-                }
-            };
+            FixedPauseNormalizer counting = new FixedPauseNormalizer(YIELDS, 7);
             SpinContext context = SpinContext.of(platform, Tuning.parse(tuning), counting);
             NativeSpinLock own = new NativeSpinLock(context);
             NativeSpinLock attributed = new NativeSpinLock(context, blocker);
@@ -186,7 +163,7 @@ class NativeSpinLockScheduleTest {
 
             assertThat(platform.spinWaits()).as(tuning).containsExactly(List.of("begin", own), List.of("end", own),
                     List.of("begin", blocker), List.of("end", blocker));
-            assertThat(refreshes[0]).as(tuning).isEqualTo(tuning.equals("net6") ? 2 : 0);
+            assertThat(counting.refreshes()).as(tuning).isEqualTo(tuning.equals("net6") ? 2 : 0);
         }
     }
 

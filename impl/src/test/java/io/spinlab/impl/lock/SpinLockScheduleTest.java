@@ -1,6 +1,5 @@
 package io.spinlab.impl.lock;
 
-import io.spinlab.impl.spin.PauseNormalizer;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.testing.FixedPauseNormalizer;
 import io.spinlab.impl.testing.RecordingPlatform;
@@ -148,40 +147,18 @@ class SpinLockScheduleTest {
     @Test
     void shouldLetTheNormalizerRefreshOnceBeforeTheStagedSpinWhenNormalized() throws InterruptedException {
         RecordingPlatform platform = new RecordingPlatform(3, 1, 20);
-        int[] refreshes = new int[1];
-        FixedPauseNormalizer fixed = new FixedPauseNormalizer();
-        PauseNormalizer counting = new PauseNormalizer() {
-            @Override
-            public int yieldsPerNormalizedYield() {
-                return fixed.yieldsPerNormalizedYield();
-            }
-
-            @Override
-            public int optimalMaxNormalizedYieldsPerSpinIteration() {
-                return fixed.optimalMaxNormalizedYieldsPerSpinIteration();
-            }
-
-            @Override
-            public double nsPerPause() {
-                return fixed.nsPerPause();
-            }
-
-            @Override
-            public void refreshIfDue() {
-                refreshes[0]++;
-            }
-        };
+        FixedPauseNormalizer counting = new FixedPauseNormalizer();
         SpinLock lock = new SpinLock(SpinContext.of(platform, Tuning.parse("current,spinlock=spinning-factor"),
                 counting), false);
         lock.enter();
         platform.afterCalls(1, () -> {
-            assertThat(refreshes[0]).as("refreshed before the first stage").isOne();
+            assertThat(counting.refreshes()).as("refreshed before the first stage").isOne();
             lock.exit();
         });
 
         assertThat(lock.tryEnter(1, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(refreshes[0]).isOne();
+        assertThat(counting.refreshes()).isOne();
         assertThat(platform.calls()).hasSize(1);
     }
 

@@ -2,10 +2,16 @@ package io.spinlab.impl.testing;
 
 import io.spinlab.impl.spin.PauseNormalizer;
 
-/** A normalizer that never measures: fixed yields per normalized yield and per-iteration cap. */
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A normalizer that never measures: fixed yields per normalized yield and per-iteration cap. It counts
+ * the chances it was given to re-measure ({@link #refreshes()}).
+ */
 public final class FixedPauseNormalizer implements PauseNormalizer {
     private final int yields;
     private final int optimalMax;
+    private final AtomicInteger refreshes = new AtomicInteger();
 
     /** One PAUSE per normalized yield, at most 7 per iteration (the defaults before any measurement). */
     public FixedPauseNormalizer() {
@@ -34,5 +40,11 @@ public final class FixedPauseNormalizer implements PauseNormalizer {
 
     @Override
     public void refreshIfDue() {
+        refreshes.incrementAndGet();
+    }
+
+    /** How many times {@link #refreshIfDue} was called: the spin loops begun under a normalized PAUSE. */
+    public int refreshes() {
+        return refreshes.get();
     }
 }

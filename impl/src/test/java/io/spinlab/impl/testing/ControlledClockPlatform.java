@@ -1,9 +1,6 @@
-package io.spinlab.impl.buffer;
+package io.spinlab.impl.testing;
 
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.impl.testing.DelegatingPlatform;
-import io.spinlab.impl.testing.FixedPauseNormalizer;
-import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.model.tuning.Tuning;
 
 import java.util.Map;
@@ -16,36 +13,37 @@ import java.util.concurrent.atomic.AtomicReference;
  * The hardware with a clock that moves only when the test moves it, a one-shot action on a
  * chosen clock read, and a count of each thread's waiting calls (PAUSE, yield, sleep, park).
  * With a frozen clock a reader pass's bound equals the timestamps of the events written just
- * before it, so the tests can pin which side of the bound an equal timestamp falls on; the
- * action lets the test thread stop the manager in the middle of a write, at its clock read.
+ * before it, so the buffer tests can pin which side of the bound an equal timestamp falls on; the
+ * action lets the test thread stop the manager in the middle of a write, at its clock read; and a
+ * timeout passes exactly when a test moves the clock past it.
  */
-final class ControlledClockPlatform extends DelegatingPlatform {
+public final class ControlledClockPlatform extends DelegatingPlatform {
     private final AtomicLong now = new AtomicLong(1_000);
     private final AtomicReference<Runnable> onNextClockRead = new AtomicReference<>();
     private final Map<Thread, AtomicLong> waits = new ConcurrentHashMap<>();
 
     /** A context on this platform that never measures PAUSE (a frozen clock could not). */
-    SpinContext context(Tuning tuning) {
+    public SpinContext context(Tuning tuning) {
         return SpinContext.of(this, tuning, new FixedPauseNormalizer());
     }
 
-    void advance(long nanos) {
+    public void advance(long nanos) {
         now.addAndGet(nanos);
     }
 
     /** Runs {@code action} in the thread that makes the next clock read, before that read returns. */
-    void onNextClockRead(Runnable action) {
+    public void onNextClockRead(Runnable action) {
         onNextClockRead.set(action);
     }
 
     /** Waiting calls {@code thread} has made so far. */
-    long waits(Thread thread) {
+    public long waits(Thread thread) {
         AtomicLong count = waits.get(thread);
         return count == null ? 0 : count.get();
     }
 
     /** Waits, bounded, until {@code thread} has made a waiting call through this platform or has ended. */
-    void awaitWaitingOrEnded(Thread thread) {
+    public void awaitWaitingOrEnded(Thread thread) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestThreads.JOIN_SECONDS);
         while (waits(thread) == 0 && thread.isAlive()) {
             if (System.nanoTime() - deadline > 0) {
