@@ -91,6 +91,26 @@ class SpinLockScheduleTest {
         assertThat(calls.get(40)).isEqualTo("sleep(1000000)");
     }
 
+    /**
+     * A waiter whose turn equals the processor count (turn 1 on one processor) starts its SpinWait from
+     * zero like any other; only a turn beyond the count starts at the yield threshold, which would bring
+     * the first Sleep(1) ten iterations early.
+     */
+    @Test
+    void shouldStartFromZeroWhenTheTurnEqualsTheProcessorCountWhenAnonymous() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(1, 40, 20);
+        SpinLock lock = new SpinLock(context(platform, "current"), false);
+        lock.enter();
+        platform.afterCalls(41, lock::exit);
+
+        assertThat(lock.tryEnter(1, TimeUnit.HOURS)).isTrue();
+
+        List<String> calls = calls(platform);
+        assertThat(calls).hasSize(41);
+        assertThat(calls.subList(0, 40)).doesNotContain("sleep(1000000)");
+        assertThat(calls.get(40)).isEqualTo("sleep(1000000)");
+    }
+
     @Test
     void shouldSpinTurnPlusIHundredTimesTheGrowingProcessFactorWhenSpinningFactor() throws InterruptedException {
         RecordingPlatform platform = new RecordingPlatform(3, 1, 20);
