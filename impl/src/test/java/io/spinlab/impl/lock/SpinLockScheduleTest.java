@@ -111,6 +111,41 @@ class SpinLockScheduleTest {
         assertThat(calls.get(40)).isEqualTo("sleep(1000000)");
     }
 
+    /**
+     * A second waiter on one processor (turn 2, beyond the count) starts its SpinWait at the yield
+     * threshold: its first Sleep(1) is its 31st call, where a waiter starting from zero would still
+     * be yielding. Anonymous mode has no owner, so the same thread can play both waiters: the
+     * second one joins from inside the first one's first PAUSE.
+     */
+    @Test
+    void shouldStartAtTheYieldThresholdWhenTheTurnIsBeyondTheProcessorCountWhenAnonymous()
+            throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(1, 40, 20);
+        SpinLock lock = new SpinLock(context(platform, "current"), false);
+        lock.enter();
+        int[] secondTurn = new int[1];
+        boolean[] secondEntered = new boolean[1];
+        platform.afterCalls(1, () -> {
+            platform.afterCalls(1 + 31, lock::exit);
+            try {
+                secondEntered[0] = lock.tryEnter(1, TimeUnit.HOURS);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            secondTurn[0] = lock.waiterCount();
+            lock.exit();
+        });
+
+        assertThat(lock.tryEnter(1, TimeUnit.HOURS)).isTrue();
+
+        assertThat(secondEntered[0]).isTrue();
+        assertThat(secondTurn[0]).as("the first waiter still counted while the second held the lock").isEqualTo(1);
+        List<String> second = calls(platform).subList(1, 32);
+        assertThat(second.subList(0, 30)).doesNotContain("sleep(1000000)");
+        assertThat(second.get(30)).isEqualTo("sleep(1000000)");
+        assertThat(lock.waiterCount()).isZero();
+    }
+
     @Test
     void shouldSpinTurnPlusIHundredTimesTheGrowingProcessFactorWhenSpinningFactor() throws InterruptedException {
         RecordingPlatform platform = new RecordingPlatform(3, 1, 20);
