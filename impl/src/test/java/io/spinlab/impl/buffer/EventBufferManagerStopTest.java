@@ -3,12 +3,16 @@ package io.spinlab.impl.buffer;
 import io.spinlab.impl.testing.ControlledClockPlatform;
 import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.impl.testing.WaitWatchingPlatform;
+import io.spinlab.model.tuning.Knob;
+import io.spinlab.model.tuning.ReservationPolicy;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.spinlab.impl.buffer.EventBufferManagerTest.SMALL;
 import static io.spinlab.impl.buffer.EventBufferManagerTest.bytes;
@@ -84,6 +88,46 @@ class EventBufferManagerStopTest {
         RecordingConsumer consumer = RecordingConsumer.drain(manager.reader());
         assertThat(consumer.stream).containsExactly("sp");
         assertThat(consumer.points.getLast().sequenceNumber(0)).isEqualTo(-1);
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldStopAWriteWhoseReservationFailsUnderTheLockWhenStopBeganWhileItSpunOnTheLock()
+            throws InterruptedException {
+        EventBufferManager full = new EventBufferManager(
+                platform.context(Tuning.current().with(Knob.RESERVATION, ReservationPolicy.UNDER_LOCK)),
+                new BufferManagerConfig(256, 256, 256, 100, Long.MAX_VALUE));
+        full.newWriter().write(bytes(10, 0)); // its buffer takes the whole limit
+        EventWriter writer = full.newWriter();
+        AtomicReference<WriteOutcome> outcome = new AtomicReference<>();
+        AtomicBoolean writerSpun = new AtomicBoolean();
+        AtomicBoolean stopWaited = new AtomicBoolean();
+        try (TestThreads threads = new TestThreads()) {
+            // The pass reads its bound holding the manager lock: the writer's reservation spins on
+            // the lock, and stop() begins and waits for that write in progress.
+            platform.onNextClockRead(() -> {
+                Thread writing = threads.start("writer", () -> outcome.set(writer.write(bytes(10, 1))));
+                platform.awaitWaitingOrEnded(writing);
+                writerSpun.set(writing.isAlive());
+                Thread stopper = threads.start("stopper", full::stop);
+                platform.awaitWaitingOrEnded(stopper);
+                stopWaited.set(stopper.isAlive());
+            });
+            full.reader().read(new RecordingConsumer());
+            threads.joinAll();
+        }
+
+        assertThat(writerSpun).as("the write ended without spinning on the lock").isTrue();
+        assertThat(stopWaited).as("stop() returned while a write was in progress").isTrue();
+        assertThat(full.diagnostics().dropPathLockAcquisitions()).as("the reservation failed under the lock")
+                .isEqualTo(1);
+        assertThat(outcome.get()).as("a write stopped, not dropped").isEqualTo(WriteOutcome.STOPPED);
+        assertThat(writer.droppedEvents()).isZero();
+        assertThat(writer.nextSequenceNumber()).as("a stopped write consumes no sequence number").isZero();
+        platform.advance(1);
+        RecordingConsumer consumer = RecordingConsumer.drain(full.reader());
+        assertThat(consumer.stream).containsExactly("e0#0", "sp");
+        assertThat(consumer.points.getLast().sequenceNumber(1)).isEqualTo(-1);
     }
 
     @Test

@@ -370,6 +370,26 @@ class EventBufferManagerTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(ReservationPolicy.class)
+    void shouldReleaseNoBytesAndSoTakeNoThirdLockWhenAPassFreesNoBuffer(ReservationPolicy policy) {
+        EventBufferManager manager = manager(policy, SMALL);
+        EventWriter writer = manager.newWriter();
+        long beforeEmptyPass = manager.diagnostics().lockAcquisitions();
+
+        manager.reader().read(new RecordingConsumer());
+
+        // One hold for the bound, one to unlink; nothing to release (under-lock would take the lock for it).
+        assertThat(manager.diagnostics().lockAcquisitions()).as("a pass that frees nothing")
+                .isEqualTo(beforeEmptyPass + 2);
+        writer.write(bytes(10, 0));
+        long beforeFreeingPass = manager.diagnostics().lockAcquisitions();
+        manager.reader().read(new RecordingConsumer());
+        assertThat(manager.diagnostics().lockAcquisitions()).as("a pass that frees a buffer")
+                .isEqualTo(beforeFreeingPass + (policy == ReservationPolicy.UNDER_LOCK ? 3 : 2));
+        assertThat(manager.diagnostics().bytesInUse()).isZero();
+    }
+
     /** Timed waits need a clock that moves with real time. */
     static EventBufferManager realTimeManager() {
         return new EventBufferManager(SpinContext.hardware(), SMALL);

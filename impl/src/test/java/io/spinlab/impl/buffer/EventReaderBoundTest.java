@@ -4,8 +4,12 @@ import io.spinlab.impl.testing.ControlledClockPlatform;
 import io.spinlab.impl.testing.TestThreads;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.spinlab.impl.buffer.EventBufferManagerTest.SMALL;
 import static io.spinlab.impl.buffer.EventBufferManagerTest.bytes;
@@ -209,5 +213,67 @@ class EventReaderBoundTest {
         platform.advance(1);
         manager.reader().read(consumer);
         assertThat(consumer.stream).containsExactly("e0#0", "e0#1");
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldKeepADetachedBufferUntilTheWriteInProgressAtItsDetachEndsWhenAPassWaitsForAnotherWriter()
+            throws InterruptedException {
+        EventWriter first = manager.newWriter();
+        EventWriter second = manager.newWriter();
+        first.write(bytes(10, 0));
+        second.write(bytes(10, 1));
+        platform.advance(1);
+        RecordingConsumer consumer = new RecordingConsumer();
+        CountDownLatch passEnded = new CountDownLatch(1);
+        CountDownLatch secondAtClockRead = new CountDownLatch(1);
+        CountDownLatch releaseSecond = new CountDownLatch(1);
+        AtomicBoolean readerWaited = new AtomicBoolean();
+        AtomicReference<WriteOutcome> secondOutcome = new AtomicReference<>();
+        try (TestThreads threads = new TestThreads()) {
+            // Inside first's write: the pass reads first's epoch as odd, second's as even, and
+            // waits for first. Meanwhile second's write begins and is held at its clock read.
+            platform.onNextClockRead(() -> {
+                Thread reader = threads.start("reader", () -> {
+                    manager.reader().read(consumer);
+                    passEnded.countDown();
+                });
+                platform.awaitWaitingOrEnded(reader);
+                readerWaited.set(reader.isAlive());
+                platform.onNextClockRead(() -> {
+                    secondAtClockRead.countDown();
+                    await(releaseSecond, "the release of second's write");
+                });
+                threads.start("second", () -> secondOutcome.set(second.write(bytes(10, 2))));
+                await(secondAtClockRead, "second's clock read");
+            });
+            assertThat(first.write(bytes(10, 3))).isEqualTo(WriteOutcome.WRITTEN);
+            await(passEnded, "the end of the pass");
+            assertThat(second.writeBufferVolatile()).as("second's buffer detached by the pass").isNull();
+            assertThat(second.epochVolatile() & 1).as("second's write still in progress").isEqualTo(1);
+            releaseSecond.countDown();
+            threads.joinAll();
+        }
+
+        assertThat(readerWaited).as("the pass went on while first's write was in progress").isTrue();
+        assertThat(secondOutcome.get()).isEqualTo(WriteOutcome.WRITTEN);
+        assertThat(consumer.stream).containsExactly("e0#0", "e1#0");
+        platform.advance(1);
+        manager.reader().read(consumer);
+        assertThat(consumer.stream).as("second's event, appended to its buffer after the detach")
+                .containsExactly("e0#0", "e1#0", "e0#1", "e1#1");
+        assertThat(manager.diagnostics().bytesInUse()).isZero();
+    }
+
+    /** Awaits {@code latch} with the hang bound; usable inside a clock-read action (no checked exception). */
+    private static void await(CountDownLatch latch, String what) {
+        try {
+            if (!latch.await(TestThreads.JOIN_SECONDS, TimeUnit.SECONDS)) {
+                throw new AssertionError("no " + what + " after " + TestThreads.JOIN_SECONDS + " s (hang?)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted awaiting " + what, e);
+        }
     }
 }
