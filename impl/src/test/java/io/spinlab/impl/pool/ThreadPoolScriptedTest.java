@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The thread pool on a {@link ScriptedPlatform}: the pool's workers and gate thread are not started
@@ -555,6 +556,65 @@ class ThreadPoolScriptedTest {
     }
 
     /**
+     * A woken worker whose request another worker's own loop took (TakeActiveRequest finds none left) gives
+     * its wake-up back without scanning, even with an item it could steal. Cascading requests, goal 3:
+     * worker 0's item x queues y and z locally (one request: worker 1); worker 1 steals y, which queues v
+     * (one more request: worker 2 created and signalled) and moves the clock a quantum on, ending worker 1's
+     * dispatch; worker 1's loop then takes that request itself and runs v from its own queue, seeing no more
+     * work of its own (nothing passed on). Inside v, worker 2 runs: no request is left, z waits in worker
+     * 0's queue, and worker 2 only idles out; worker 1 steals z after v. A take at zero would have let worker
+     * 2 scan, steal z and run it, and might count the requests below zero, hiding the next item's request.
+     */
+    @Test
+    void shouldGiveAWakeUpBackWithoutScanningWhenAnotherWorkersLoopTookItsRequest() {
+        ThreadPool pool = pool(ThreadRequestPolicy.CASCADING, 3, 3);
+        List<Object> seen = new ArrayList<>();
+        Runnable v = () -> {
+            item("v").run();
+            seen.add(pool.toString());
+            seen.add(pool.hasRequests());
+            int n = platform.callCount();
+            platform.runThread("p-worker-2");
+            seen.add(callsSince(n));
+        };
+        Runnable y = () -> {
+            item("y").run();
+            pool.execute(v); // worker 1's local queue: a request, worker 2 created for it
+            platform.setNanos(platform.nanos() + ThreadPool.DISPATCH_QUANTUM_NANOS);
+        };
+        pool.execute(() -> {
+            item("x").run();
+            pool.execute(y); // worker 0's local queue: a request, worker 1 created for it
+            pool.execute(item("z")); // the request is out: none more
+            platform.runThread("p-worker-1");
+        });
+
+        platform.runThread("p-worker-0");
+
+        assertThat(seen).containsExactly("ThreadPool[p, running, pending=3, workers=3, processing=3, goal=3]", false,
+                IDLE_WAIT_TIMES_OUT);
+        assertThat(ran).containsExactly("x@p-worker-0", "y@p-worker-1", "v@p-worker-1", "z@p-worker-1");
+        assertThat(pool.stealCount()).isEqualTo(2);
+        // Worker 0's dispatch, begun before y moved the clock, ended at the quantum too: its request created
+        // worker 3, and worker 0's loop took it; worker 0 then took worker 3's wake-up itself and gave it back.
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=1, processing=0, goal=3]");
+        assertThat(platform.threadsNotRun()).containsExactly("p-gate", "p-worker-3");
+        int n = platform.callCount();
+
+        platform.runThread("p-worker-3");
+
+        assertThat(callsSince(n)).containsExactlyElementsOf(IDLE_WAIT_TIMES_OUT);
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=0, processing=0, goal=3]");
+
+        pool.execute(item("c"));
+
+        assertThat(pool.hasRequests()).as("c's request, counted from zero").isTrue();
+        platform.runThread("p-worker-4");
+        assertThat(ran).endsWith("c@p-worker-4");
+        assertThat(pool.hasRequests()).isFalse();
+    }
+
+    /**
      * A worker dies of an {@code Error} inside the pool's own code (here at WorkerDoWork's {@code Sleep(0)},
      * with a request still waiting): it gives its processing slot back once (doWork's finally, which wakes an
      * idle worker for the waiting request) and a replacement takes its place among the existing workers, so
@@ -684,6 +744,57 @@ class ThreadPoolScriptedTest {
 
         assertThat(ran).containsExactly("a@p-worker-0", "c@p-worker-1", "b@p-worker-1");
         assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=0, processing=0, goal=1]");
+    }
+
+    /**
+     * Cascading requests: a worker that dies with items in its local queue and no request out requests a
+     * worker for them as it moves them to the global queue (per-item requests had already asked for each).
+     * Worker 0's item y queues z locally (one request: worker 1) and g globally (the request is out: none
+     * more). Worker 1 takes that request, finds g in the global queue before any steal, sees no more work
+     * of its own (nothing passed on) and dies of an Error after g: no request is out while z waits. Then
+     * worker 0 dies after y; its request for z wakes a replacement, which runs z, and the pool terminates
+     * after a shutdown.
+     */
+    @Test
+    void shouldRequestAWorkerForTheLocalItemsOfAWorkerThatDiesWithCascadingRequests() {
+        ThreadPool pool = pool(ThreadRequestPolicy.CASCADING, 2, 2);
+        Error workerOneDies = new Error("worker 1 dies");
+        Error workerZeroDies = new Error("worker 0 dies");
+        List<Object> seen = new ArrayList<>();
+        pool.execute(() -> {
+            item("y").run();
+            pool.execute(item("z")); // worker 0's local queue: a request, worker 1 created for it
+            pool.executeGlobal(() -> {
+                item("g").run();
+                platform.atNext("clock", () -> { // worker 1's clock read after g
+                    throw workerOneDies;
+                });
+            });
+            seen.add(catchThrowable(() -> platform.runThread("p-worker-1")));
+            seen.add(pool.toString());
+            seen.add(pool.hasRequests());
+            platform.atNext("clock", () -> { // worker 0's clock read after y
+                throw workerZeroDies;
+            });
+        });
+
+        assertThatThrownBy(() -> platform.runThread("p-worker-0")).isSameAs(workerZeroDies);
+
+        // Worker 2 replaces worker 1 and worker 3 worker 0 (existing stays 2); the request for z adds a processing
+        // slot and a signal, and no thread, as existing already counts the replacements.
+        assertThat(seen).containsExactly(workerOneDies,
+                "ThreadPool[p, running, pending=2, workers=2, processing=1, goal=2]", false);
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=1, workers=2, processing=1, goal=2]");
+        assertThat(platform.threadsNotRun()).containsExactly("p-gate", "p-worker-2", "p-worker-3");
+
+        platform.runThread("p-worker-2");
+        platform.runThread("p-worker-3");
+
+        assertThat(ran).containsExactly("y@p-worker-0", "g@p-worker-1", "z@p-worker-2");
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=0, workers=0, processing=0, goal=2]");
+        pool.shutdown();
+        platform.runThread("p-gate");
+        assertThat(pool.isTerminated()).isTrue();
     }
 
     /** executeGlobal from outside the pool requests a worker as execute does. */
