@@ -165,6 +165,8 @@ class BarrierScheduleTest {
         barrier.removeParticipants(3);
         assertThat(barrier.participantCount()).isZero();
         assertThat(barrier.currentPhase()).as("nobody had arrived: no phase completes").isZero();
+        assertThatThrownBy(() -> barrier.removeParticipants(1)).as("an empty barrier is not a finishing one")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("from 0");
         assertThat(barrier.addParticipants(Barrier.MAX_PARTICIPANTS)).isZero();
         assertThatThrownBy(() -> barrier.addParticipants(1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> barrier.addParticipants(0)).isInstanceOf(IllegalArgumentException.class);

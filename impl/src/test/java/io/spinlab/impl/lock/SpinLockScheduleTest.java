@@ -76,6 +76,34 @@ class SpinLockScheduleTest {
         assertThat(lock.isHeld()).isTrue();
     }
 
+    /**
+     * Two waiters, nested on one thread: the second joins inside the first one's first PAUSE and
+     * times out; only its own registration leaves the count, the first waiter's stays.
+     */
+    @Test
+    void shouldTakeOnlyItselfOffTheWaitersWhenOneOfTwoAnonymousWaitersTimesOut() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        SpinLock lock = new SpinLock(context(platform, "current"), false);
+        lock.enter();
+        int[] countAfterTimeout = {-1};
+        boolean[] secondEntered = {true};
+        platform.afterCalls(1, () -> {
+            try {
+                secondEntered[0] = lock.tryEnter(2_000, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            countAfterTimeout[0] = lock.waiterCount();
+            lock.exit();
+        });
+
+        assertThat(lock.tryEnter(1, TimeUnit.HOURS)).isTrue();
+
+        assertThat(secondEntered[0]).isFalse();
+        assertThat(countAfterTimeout[0]).as("the first waiter still counted after the second timed out").isEqualTo(1);
+        assertThat(lock.waiterCount()).isZero();
+    }
+
     @Test
     void shouldSleepOneMillisecondFromTheFortiethIterationWhenAnonymous() throws InterruptedException {
         RecordingPlatform platform = new RecordingPlatform(4, 40, 20);

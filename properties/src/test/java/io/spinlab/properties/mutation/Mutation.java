@@ -31,7 +31,11 @@ import java.util.Objects;
  *   <li>{@link #branchNeverTaken}: a conditional jump is never taken, its operands dropped (a
  *       skipped re-check: the code goes on as if the condition it tested did not hold);</li>
  *   <li>{@link #branchAlwaysTaken}: a conditional jump is always taken (a skipped check: the
- *       code goes on as if the condition it tested held).</li>
+ *       code goes on as if the condition it tested held);</li>
+ *   <li>{@link #opcodeReplaced}: one arithmetic or bitwise instruction becomes another of the same
+ *       operands ({@code IAND} for {@code IOR}: PIT's math mutator, a mask that tests nothing);</li>
+ *   <li>{@link #returnsTrue}: a {@code boolean} method returns true at one of its returns (PIT's
+ *       true-returns mutator: a failed attempt reported as a success).</li>
  * </ul>
  * Weakened fences (a volatile write made plain) are not among them: Lincheck's model checker
  * explores sequentially consistent executions only, and stress runs on x86 (TSO) hardly ever
@@ -40,7 +44,8 @@ import java.util.Objects;
  * @param target the real class to change
  * @param method the method's name, or name and descriptor ({@code "signal(I)Z"}) when overloaded
  * @param kind what changes
- * @param anchor for a CAS, the static VarHandle field it goes through; for a branch, the opcode's name
+ * @param anchor for a CAS, the static VarHandle field it goes through; for a branch or a return, the
+ *               opcode's name; for a replaced opcode, the two names, {@code "IAND>IOR"}
  * @param occurrence which matching instruction in the method, from 0
  */
 public record Mutation(Class<?> target, String method, Kind kind, String anchor, int occurrence) {
@@ -49,7 +54,9 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
     public enum Kind {
         CAS_TO_PLAIN_SET,
         BRANCH_NEVER_TAKEN,
-        BRANCH_ALWAYS_TAKEN
+        BRANCH_ALWAYS_TAKEN,
+        OPCODE_REPLACED,
+        RETURNS_TRUE
     }
 
     public Mutation {
@@ -85,6 +92,21 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         return new Mutation(target, method, Kind.BRANCH_ALWAYS_TAKEN, opcodeName, occurrence);
     }
 
+    /**
+     * The {@code occurrence}-th instruction {@code from} ({@code "IAND"}) in the method becomes
+     * {@code to} ({@code "IOR"}); both must take and leave the same operand types.
+     */
+    public static Mutation opcodeReplaced(Class<?> target, String method, String from, String to, int occurrence) {
+        opcodeOf(from);
+        opcodeOf(to);
+        return new Mutation(target, method, Kind.OPCODE_REPLACED, from + ">" + to, occurrence);
+    }
+
+    /** At the {@code occurrence}-th {@code IRETURN} of a boolean method, the value returned is true. */
+    public static Mutation returnsTrue(Class<?> target, String method, int occurrence) {
+        return new Mutation(target, method, Kind.RETURNS_TRUE, "IRETURN", occurrence);
+    }
+
     /** A package-private top-level class in {@code neighbour}'s package. */
     public static Class<?> inPackage(Class<?> neighbour, String simpleName) {
         try {
@@ -116,6 +138,8 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             case CAS_TO_PLAIN_SET -> "compareAndSet on " + anchor + " #" + occurrence + " -> plain set";
             case BRANCH_NEVER_TAKEN -> anchor + " #" + occurrence + " -> never taken";
             case BRANCH_ALWAYS_TAKEN -> anchor + " #" + occurrence + " -> always taken";
+            case OPCODE_REPLACED -> anchor.replace(">", " #" + occurrence + " -> ");
+            case RETURNS_TRUE -> "IRETURN #" + occurrence + " -> returns true";
         };
         return target.getSimpleName() + "." + method + ": " + site;
     }
@@ -161,6 +185,16 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             case CAS_TO_PLAIN_SET -> replaceCas(node, (MethodInsnNode) site);
             case BRANCH_NEVER_TAKEN -> dropBranch(node, (JumpInsnNode) site, false);
             case BRANCH_ALWAYS_TAKEN -> dropBranch(node, (JumpInsnNode) site, true);
+            case OPCODE_REPLACED -> node.instructions.set(site, new InsnNode(opcodeOf(anchor.split(">")[1])));
+            case RETURNS_TRUE -> {
+                if (!Type.getReturnType(node.desc).equals(Type.BOOLEAN_TYPE)) {
+                    throw new IllegalStateException(this + ": the method does not return a boolean");
+                }
+                InsnList replacement = new InsnList();
+                replacement.add(new InsnNode(Opcodes.POP));
+                replacement.add(new InsnNode(Opcodes.ICONST_1));
+                node.instructions.insertBefore(site, replacement);
+            }
             default -> throw new AssertionError(kind);
         }
     }
@@ -168,8 +202,12 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
     private List<AbstractInsnNode> sites(MethodNode node) {
         List<AbstractInsnNode> sites = new ArrayList<>();
         String lastVarHandle = null;
-        boolean branch = kind != Kind.CAS_TO_PLAIN_SET;
-        int opcode = branch ? opcodeOf(anchor) : -1;
+        boolean branch = kind == Kind.BRANCH_NEVER_TAKEN || kind == Kind.BRANCH_ALWAYS_TAKEN;
+        int opcode = switch (kind) {
+            case CAS_TO_PLAIN_SET -> -1;
+            case OPCODE_REPLACED -> opcodeOf(anchor.split(">")[0]);
+            default -> opcodeOf(anchor);
+        };
         for (AbstractInsnNode insn : node.instructions) {
             if (insn instanceof FieldInsnNode field && field.getOpcode() == Opcodes.GETSTATIC
                     && field.desc.equals("Ljava/lang/invoke/VarHandle;")) {
@@ -179,6 +217,9 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
                     && anchor.equals(lastVarHandle)) {
                 sites.add(call);
             } else if (branch && insn instanceof JumpInsnNode && insn.getOpcode() == opcode) {
+                sites.add(insn);
+            } else if (!branch && kind != Kind.CAS_TO_PLAIN_SET && insn instanceof InsnNode
+                    && insn.getOpcode() == opcode) {
                 sites.add(insn);
             }
         }
