@@ -34,8 +34,9 @@ import java.util.Objects;
  *       code goes on as if the condition it tested held);</li>
  *   <li>{@link #opcodeReplaced}: one arithmetic or bitwise instruction becomes another of the same
  *       operands ({@code IAND} for {@code IOR}: PIT's math mutator, a mask that tests nothing);</li>
- *   <li>{@link #returnsTrue}: a {@code boolean} method returns true at one of its returns (PIT's
- *       true-returns mutator: a failed attempt reported as a success).</li>
+ *   <li>{@link #returnsTrue} and {@link #returnsFalse}: a {@code boolean} method returns a constant
+ *       at one of its returns (PIT's true- and false-returns mutators: a failed attempt reported as a
+ *       success, or a success as a failure).</li>
  * </ul>
  * Weakened fences (a volatile write made plain) are not among them: Lincheck's model checker
  * explores sequentially consistent executions only, and stress runs on x86 (TSO) hardly ever
@@ -56,7 +57,8 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         BRANCH_NEVER_TAKEN,
         BRANCH_ALWAYS_TAKEN,
         OPCODE_REPLACED,
-        RETURNS_TRUE
+        RETURNS_TRUE,
+        RETURNS_FALSE
     }
 
     public Mutation {
@@ -107,6 +109,11 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         return new Mutation(target, method, Kind.RETURNS_TRUE, "IRETURN", occurrence);
     }
 
+    /** At the {@code occurrence}-th {@code IRETURN} of a boolean method, the value returned is false. */
+    public static Mutation returnsFalse(Class<?> target, String method, int occurrence) {
+        return new Mutation(target, method, Kind.RETURNS_FALSE, "IRETURN", occurrence);
+    }
+
     /** A package-private top-level class in {@code neighbour}'s package. */
     public static Class<?> inPackage(Class<?> neighbour, String simpleName) {
         try {
@@ -140,6 +147,7 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             case BRANCH_ALWAYS_TAKEN -> anchor + " #" + occurrence + " -> always taken";
             case OPCODE_REPLACED -> anchor.replace(">", " #" + occurrence + " -> ");
             case RETURNS_TRUE -> "IRETURN #" + occurrence + " -> returns true";
+            case RETURNS_FALSE -> "IRETURN #" + occurrence + " -> returns false";
         };
         return target.getSimpleName() + "." + method + ": " + site;
     }
@@ -186,13 +194,13 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             case BRANCH_NEVER_TAKEN -> dropBranch(node, (JumpInsnNode) site, false);
             case BRANCH_ALWAYS_TAKEN -> dropBranch(node, (JumpInsnNode) site, true);
             case OPCODE_REPLACED -> node.instructions.set(site, new InsnNode(opcodeOf(anchor.split(">")[1])));
-            case RETURNS_TRUE -> {
+            case RETURNS_TRUE, RETURNS_FALSE -> {
                 if (!Type.getReturnType(node.desc).equals(Type.BOOLEAN_TYPE)) {
                     throw new IllegalStateException(this + ": the method does not return a boolean");
                 }
                 InsnList replacement = new InsnList();
                 replacement.add(new InsnNode(Opcodes.POP));
-                replacement.add(new InsnNode(Opcodes.ICONST_1));
+                replacement.add(new InsnNode(kind == Kind.RETURNS_TRUE ? Opcodes.ICONST_1 : Opcodes.ICONST_0));
                 node.instructions.insertBefore(site, replacement);
             }
             default -> throw new AssertionError(kind);

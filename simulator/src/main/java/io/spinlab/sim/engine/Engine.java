@@ -1000,6 +1000,9 @@ final class Engine {
         int p = t.processor;
         // Preempted by a higher priority, a thread keeps its place at the head of its level.
         boolean byPriority = !t.boosted && scheduler.boostedReadyCount(p) > 0;
+        if (injected) {
+            t.sliceUsedPicos = Math.max(0, now - scheduler.processor(p).sliceStartPicos());
+        }
         t.processor = -1;
         t.state = ThreadState.RUNNABLE;
         t.stateSince = now;
@@ -1082,7 +1085,12 @@ final class Engine {
         t.processor = p;
         t.lastProcessor = p;
         t.hasRun = true;
-        scheduler.occupy(p, t.index, noise.sliceStart(p, begin));
+        long sliceStart = noise.sliceStart(p, begin);
+        if (t.sliceUsedPicos > 0) {
+            sliceStart = begin - t.sliceUsedPicos; // the rest of the slice an injected preemption interrupted
+            t.sliceUsedPicos = 0;
+        }
+        scheduler.occupy(p, t.index, sliceStart);
         digest.record(begin, DIGEST_DISPATCH, t.index, p, 0);
         queue.add(begin, Event.RESUME, t, t.resumeToken);
     }

@@ -134,6 +134,52 @@ class OsSchedulingRulesTest {
         assertThat(metrics[1].preemptions()).isEqualTo(3);
     }
 
+    /**
+     * One processor, Windows, an injected preemption (1 µs) at every other scheduling point of every
+     * thread: "waiter" parks at once; "spinner" unparks it and runs three 100 µs PAUSE batches; the woken, boosted
+     * waiter then runs five 2 ms PAUSE batches. Each injected preemption hands the processor over,
+     * but the boosted waiter takes it straight back. An injected preemption does not give the
+     * waiter a new slice: it keeps the rest of the one it had, so its boost ends when it has run one
+     * slice (4 ms, two batches) of its own, and the spinner runs before the waiter's third batch.
+     */
+    @Test
+    void shouldEndABoostAfterOneSliceOfRunningWhenInjectedPreemptionsInterruptIt() {
+        Simulation sim = Simulation.builder(machine(1, OperatingSystem.WINDOWS)).seed(1)
+                .faults(Faults.parse("preempt=1.0/1000ns")).build();
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong spinnerBack = new AtomicLong();
+        AtomicLong waiterSecondBatchDone = new AtomicLong();
+        AtomicLong waiterDone = new AtomicLong();
+        Thread waiter = sim.startThread("waiter", () -> {
+            platform.park(OsSchedulingRulesTest.class);
+            for (int batch = 1; batch <= 5; batch++) {
+                platform.pause(20_000);
+                if (batch == 2) {
+                    waiterSecondBatchDone.set(platform.nowPicos());
+                }
+            }
+            waiterDone.set(platform.nowPicos());
+        });
+        sim.startThread("spinner", () -> {
+            platform.unpark(waiter);
+            for (int batch = 0; batch < 3; batch++) {
+                platform.pause(1_000);
+            }
+            spinnerBack.set(platform.nowPicos());
+        });
+        sim.run().requireCompleted();
+
+        // The rule: the spinner finishes between the waiter's second batch and its last. (Before,
+        // every injected preemption gave the waiter a fresh slice, its boost never ended, and the
+        // spinner finished only after the waiter: 10.356010 ms against the waiter's 10.053 ms.)
+        assertThat(spinnerBack.get()).as("the spinner runs once the waiter's boost has ended")
+                .isGreaterThan(waiterSecondBatchDone.get()).isLessThan(waiterDone.get());
+        // The exact times of this deterministic run (seed 1), pinned so that any change shows.
+        assertThat(waiterSecondBatchDone.get()).isEqualTo(4_137_010 * NS);
+        assertThat(spinnerBack.get()).isEqualTo(8_352_010 * NS);
+        assertThat(waiterDone.get()).isEqualTo(10_356_010 * NS);
+    }
+
     @Test
     void shouldLeaveAWokenThreadWaitingForTheSliceEndOnLinux() {
         ThreadMetrics[] metrics = new ThreadMetrics[2];

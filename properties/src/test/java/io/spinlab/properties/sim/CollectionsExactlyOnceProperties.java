@@ -1,0 +1,108 @@
+package io.spinlab.properties.sim;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.engine.Gen;
+import io.spinlab.properties.engine.Gens;
+import io.spinlab.properties.engine.Property;
+import io.spinlab.properties.engine.PropertyFailure;
+import io.spinlab.properties.mutation.Mutation;
+import io.spinlab.properties.sim.CollectionWorld.Kind;
+import io.spinlab.properties.sim.guest.CollectionTransferScenario;
+import io.spinlab.sim.engine.Budgets;
+import io.spinlab.sim.engine.Simulation;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * Every item added to a concurrent collection is taken exactly once: in every generated
+ * {@link CollectionWorld} (producers and consumers on one ConcurrentQueue, QueueSegmentQueue,
+ * ConcurrentStack or WorkStealingQueue, small segments that fill and link while they work, sometimes
+ * an observer reading sizes and snapshots, on generated machines and fault schedules, the memory model
+ * on) each item is taken once, a FIFO queue gives each consumer each producer's items in order, sizes
+ * stay within 0..items, snapshots hold each item at most once in the collection's order, and the run
+ * ends.
+ *
+ * <p>The planted counterparts are the real classes, each with one change a PIT mutant makes that no
+ * test in impl reaches (impl/MUTATION.md, race-only).
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
+class CollectionsExactlyOnceProperties {
+
+    static final MachineProfile BASE = MachinePresets.byName("skylake-i7-6700");
+
+    /**
+     * A world's virtual-time bound: 10 s. A world takes milliseconds, or a few time slices where a
+     * boosted thread keeps one processor from the others until its boost ends; a mutant's world that
+     * waits for good is reported after 10 s of virtual time rather than the default 60 s.
+     */
+    static final long VIRTUAL_BUDGET_NANOS = 10_000_000_000L;
+
+    static Gen<CollectionWorld> worlds(Kind kind) {
+        Gen<MachineProfile> machine = SimGens.machines(BASE, List.of(140, 10), List.of(2, 4, 1, 8));
+        Gen<Integer> producers = kind == Kind.WORK_STEALING_QUEUE ? Gens.constant(1) : Gens.integers(1, 3);
+        Gen<Integer> consumers = Gens.integers(1, 3);
+        Gen<Integer> items = Gens.integers(1, 8);
+        Gen<Integer> capacity = Gens.choose(2, 4);
+        Gen<Integer> gap = Gens.choose(0, 1, 10, 100);
+        Gen<Integer> ownerPopEvery = Gens.choose(0, 1, 2, 3);
+        Gen<Boolean> observer = Gens.booleans();
+        return source -> new CollectionWorld(kind, machine.generate(source), producers.generate(source),
+                consumers.generate(source), items.generate(source), capacity.generate(source), gap.generate(source),
+                ownerPopEvery.generate(source), observer.generate(source), SimGens.seeds().generate(source),
+                SimGens.faults().generate(source));
+    }
+
+    static ScenarioRunner.Run<int[]> simulate(CollectionWorld world, Mutation mutant) {
+        Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
+                .memoryModel(true).budgets(Budgets.defaults().withMaxVirtualNanos(VIRTUAL_BUDGET_NANOS));
+        String scenario = "scenario=" + CollectionTransferScenario.class.getSimpleName();
+        if (mutant != null) {
+            String target = mutant.target().getName();
+            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
+            scenario += " mutant=" + mutant;
+        }
+        return ScenarioRunner.simulate(CollectionTransferScenario.class, world, Tuning.current(), simulation, scenario);
+    }
+
+    static void assertEveryItemTakenOnce(CollectionWorld world, Mutation mutant) {
+        ScenarioRunner.Run<int[]> run = simulate(world, mutant);
+        int[] observed = run.require();
+        String where = String.format("in %s%nreproduce: %s", world, run.simulation().reproduction());
+        int items = world.items();
+        for (int item = 0; item < items; item++) {
+            assertThat(observed[item]).as("item %d taken %s", item, where).isEqualTo(1);
+        }
+        assertThat(observed[items + CollectionTransferScenario.OUT_OF_ORDER]).as("items out of order %s", where)
+                .isZero();
+        assertThat(observed[items + CollectionTransferScenario.SIZE_OUT_OF_RANGE]).as("sizes out of range %s", where)
+                .isZero();
+        assertThat(observed[items + CollectionTransferScenario.BAD_SNAPSHOT]).as("bad snapshots %s", where).isZero();
+        assertThat(observed[items + CollectionTransferScenario.UNKNOWN_ITEM]).as("items never added %s", where)
+                .isZero();
+        assertThat(observed[items + CollectionTransferScenario.THREADS_DONE]).as("threads done %s", where)
+                .isEqualTo(world.producers() + world.consumers() + (world.observer() ? 1 : 0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void everyItemShouldBeTakenExactlyOnce(Kind kind) {
+        Property.forAll(worlds(kind)).named(kind + ": every item taken exactly once (simulated)")
+                .tries(Math.min(100, DeterminismProperties.triesFromBuild()))
+                .run(world -> assertEveryItemTakenOnce(world, null));
+    }
+
+    static PropertyFailure search(Kind kind, Mutation mutant, int tries) {
+        return catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(worlds(kind)).named("planted: " + mutant).seed(1).tries(tries).maxShrinkAttempts(20)
+                        .run(world -> assertEveryItemTakenOnce(world, mutant)));
+    }
+}
