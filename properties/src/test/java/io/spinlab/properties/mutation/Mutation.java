@@ -32,8 +32,13 @@ import java.util.Objects;
  *       skipped re-check: the code goes on as if the condition it tested did not hold);</li>
  *   <li>{@link #branchAlwaysTaken}: a conditional jump is always taken (a skipped check: the
  *       code goes on as if the condition it tested held);</li>
- *   <li>{@link #opcodeReplaced}: one arithmetic or bitwise instruction becomes another of the same
- *       operands ({@code IAND} for {@code IOR}: PIT's math mutator, a mask that tests nothing);</li>
+ *   <li>{@link #opcodeReplaced}: one instruction becomes another of the same operands ({@code IAND}
+ *       for {@code IOR}: PIT's math mutator, a mask that tests nothing; {@code IFLT} for {@code IFLE}:
+ *       its conditionals-boundary mutator);</li>
+ *   <li>{@link #returnsNull} and {@link #returnsZero}: a method returns null or 0 at one of its
+ *       returns (PIT's null- and primitive-returns mutators);</li>
+ *   <li>{@link #callRemoved}: a call to a {@code void} instance method is dropped, its receiver
+ *       and arguments popped (PIT's void-method-call mutator);</li>
  *   <li>{@link #returnsTrue} and {@link #returnsFalse}: a {@code boolean} method returns a constant
  *       at one of its returns (PIT's true- and false-returns mutators: a failed attempt reported as a
  *       success, or a success as a failure).</li>
@@ -58,7 +63,10 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         BRANCH_ALWAYS_TAKEN,
         OPCODE_REPLACED,
         RETURNS_TRUE,
-        RETURNS_FALSE
+        RETURNS_FALSE,
+        RETURNS_NULL,
+        RETURNS_ZERO,
+        CALL_REMOVED
     }
 
     public Mutation {
@@ -114,6 +122,24 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         return new Mutation(target, method, Kind.RETURNS_FALSE, "IRETURN", occurrence);
     }
 
+    /** At the {@code occurrence}-th {@code ARETURN} of the method, the value returned is null. */
+    public static Mutation returnsNull(Class<?> target, String method, int occurrence) {
+        return new Mutation(target, method, Kind.RETURNS_NULL, "ARETURN", occurrence);
+    }
+
+    /** At the {@code occurrence}-th {@code returnOpcode} ({@code "IRETURN"}, {@code "LRETURN"}), the value returned is 0. */
+    public static Mutation returnsZero(Class<?> target, String method, String returnOpcode, int occurrence) {
+        if (!returnOpcode.equals("IRETURN") && !returnOpcode.equals("LRETURN")) {
+            throw new IllegalArgumentException(returnOpcode + " is not IRETURN or LRETURN");
+        }
+        return new Mutation(target, method, Kind.RETURNS_ZERO, returnOpcode, occurrence);
+    }
+
+    /** The {@code occurrence}-th call to {@code owner.name} (a void instance method) is dropped. */
+    public static Mutation callRemoved(Class<?> target, String method, String calledName, int occurrence) {
+        return new Mutation(target, method, Kind.CALL_REMOVED, calledName, occurrence);
+    }
+
     /** A package-private top-level class in {@code neighbour}'s package. */
     public static Class<?> inPackage(Class<?> neighbour, String simpleName) {
         try {
@@ -148,6 +174,9 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             case OPCODE_REPLACED -> anchor.replace(">", " #" + occurrence + " -> ");
             case RETURNS_TRUE -> "IRETURN #" + occurrence + " -> returns true";
             case RETURNS_FALSE -> "IRETURN #" + occurrence + " -> returns false";
+            case RETURNS_NULL -> "ARETURN #" + occurrence + " -> returns null";
+            case RETURNS_ZERO -> anchor + " #" + occurrence + " -> returns 0";
+            case CALL_REMOVED -> "call to " + anchor + " #" + occurrence + " removed";
         };
         return target.getSimpleName() + "." + method + ": " + site;
     }
@@ -193,7 +222,42 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             case CAS_TO_PLAIN_SET -> replaceCas(node, (MethodInsnNode) site);
             case BRANCH_NEVER_TAKEN -> dropBranch(node, (JumpInsnNode) site, false);
             case BRANCH_ALWAYS_TAKEN -> dropBranch(node, (JumpInsnNode) site, true);
-            case OPCODE_REPLACED -> node.instructions.set(site, new InsnNode(opcodeOf(anchor.split(">")[1])));
+            case OPCODE_REPLACED -> {
+                int to = opcodeOf(anchor.split(">")[1]);
+                if (site instanceof JumpInsnNode jump) {
+                    node.instructions.set(site, new JumpInsnNode(to, jump.label));
+                } else {
+                    node.instructions.set(site, new InsnNode(to));
+                }
+            }
+            case RETURNS_NULL -> {
+                InsnList replacement = new InsnList();
+                replacement.add(new InsnNode(Opcodes.POP));
+                replacement.add(new InsnNode(Opcodes.ACONST_NULL));
+                node.instructions.insertBefore(site, replacement);
+            }
+            case RETURNS_ZERO -> {
+                boolean wide = site.getOpcode() == Opcodes.LRETURN;
+                InsnList replacement = new InsnList();
+                replacement.add(new InsnNode(wide ? Opcodes.POP2 : Opcodes.POP));
+                replacement.add(new InsnNode(wide ? Opcodes.LCONST_0 : Opcodes.ICONST_0));
+                node.instructions.insertBefore(site, replacement);
+            }
+            case CALL_REMOVED -> {
+                MethodInsnNode call = (MethodInsnNode) site;
+                if (call.getOpcode() == Opcodes.INVOKESTATIC
+                        || Type.getReturnType(call.desc).getSort() != Type.VOID) {
+                    throw new IllegalStateException(this + ": not a call to a void instance method");
+                }
+                InsnList replacement = new InsnList();
+                Type[] arguments = Type.getArgumentTypes(call.desc);
+                for (int i = arguments.length - 1; i >= 0; i--) {
+                    replacement.add(new InsnNode(arguments[i].getSize() == 2 ? Opcodes.POP2 : Opcodes.POP));
+                }
+                replacement.add(new InsnNode(Opcodes.POP));
+                node.instructions.insert(call, replacement);
+                node.instructions.remove(call);
+            }
             case RETURNS_TRUE, RETURNS_FALSE -> {
                 if (!Type.getReturnType(node.desc).equals(Type.BOOLEAN_TYPE)) {
                     throw new IllegalStateException(this + ": the method does not return a boolean");
@@ -212,7 +276,7 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         String lastVarHandle = null;
         boolean branch = kind == Kind.BRANCH_NEVER_TAKEN || kind == Kind.BRANCH_ALWAYS_TAKEN;
         int opcode = switch (kind) {
-            case CAS_TO_PLAIN_SET -> -1;
+            case CAS_TO_PLAIN_SET, CALL_REMOVED -> -1;
             case OPCODE_REPLACED -> opcodeOf(anchor.split(">")[0]);
             default -> opcodeOf(anchor);
         };
@@ -226,7 +290,9 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
                 sites.add(call);
             } else if (branch && insn instanceof JumpInsnNode && insn.getOpcode() == opcode) {
                 sites.add(insn);
-            } else if (!branch && kind != Kind.CAS_TO_PLAIN_SET && insn instanceof InsnNode
+            } else if (kind == Kind.CALL_REMOVED && insn instanceof MethodInsnNode call && call.name.equals(anchor)) {
+                sites.add(insn);
+            } else if (!branch && opcode >= 0 && (insn instanceof InsnNode || insn instanceof JumpInsnNode)
                     && insn.getOpcode() == opcode) {
                 sites.add(insn);
             }
