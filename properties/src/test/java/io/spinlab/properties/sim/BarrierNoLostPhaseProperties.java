@@ -77,13 +77,7 @@ class BarrierNoLostPhaseProperties {
     static ScenarioRunner.Run<long[]> simulate(BarrierWorld world, Mutation mutant) {
         Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
                 .memoryModel(true).budgets(Budgets.defaults().withMaxVirtualNanos(VIRTUAL_BUDGET_NANOS));
-        String scenario = "scenario=" + BarrierPhaseScenario.class.getSimpleName();
-        if (mutant != null) {
-            String target = mutant.target().getName();
-            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
-            scenario += " mutant=" + mutant;
-        }
-        return ScenarioRunner.simulate(BarrierPhaseScenario.class, world, Tuning.current(), simulation, scenario);
+        return ScenarioRunner.simulate(BarrierPhaseScenario.class, world, Tuning.current(), simulation, mutant);
     }
 
     static void assertEveryPhaseFinishedOnce(BarrierWorld world, Mutation mutant) {

@@ -77,13 +77,7 @@ class CollectionsExactlyOnceProperties {
         long budget = mutant == null ? VIRTUAL_BUDGET_NANOS : PLANTED_VIRTUAL_BUDGET_NANOS;
         Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
                 .memoryModel(true).budgets(Budgets.defaults().withMaxVirtualNanos(budget));
-        String scenario = "scenario=" + CollectionTransferScenario.class.getSimpleName();
-        if (mutant != null) {
-            String target = mutant.target().getName();
-            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
-            scenario += " mutant=" + mutant;
-        }
-        return ScenarioRunner.simulate(CollectionTransferScenario.class, world, Tuning.current(), simulation, scenario);
+        return ScenarioRunner.simulate(CollectionTransferScenario.class, world, Tuning.current(), simulation, mutant);
     }
 
     static void assertEveryItemTakenOnce(CollectionWorld world, Mutation mutant) {

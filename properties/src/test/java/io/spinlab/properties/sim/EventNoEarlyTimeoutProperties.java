@@ -71,14 +71,8 @@ class EventNoEarlyTimeoutProperties {
         long budget = mutant == null ? VIRTUAL_BUDGET_NANOS : PLANTED_VIRTUAL_BUDGET_NANOS;
         Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
                 .memoryModel(true).budgets(Budgets.defaults().withMaxVirtualNanos(budget));
-        String scenario = "scenario=" + EventWaitScenario.class.getSimpleName();
-        if (mutant != null) {
-            String target = mutant.target().getName();
-            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
-            scenario += " mutant=" + mutant;
-        }
         ScenarioRunner.Run<int[]> run = ScenarioRunner.simulate(EventWaitScenario.class, world, world.tuning(),
-                simulation, scenario);
+                simulation, mutant);
         int[] observed = run.require();
         String where = String.format("in %s%nreproduce: %s", world, run.simulation().reproduction());
         assertThat(observed[EventWaitScenario.WAITERS_DONE]).as("waiters done %s", where).isEqualTo(world.waiters());

@@ -65,13 +65,7 @@ class MonitorNoLostWakeupProperties {
     static ScenarioRunner.Run<int[]> simulate(MonitorWorld world, Mutation mutant) {
         Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
                 .memoryModel(true);
-        String scenario = "scenario=" + MonitorHandoffScenario.class.getSimpleName();
-        if (mutant != null) {
-            String target = mutant.target().getName();
-            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
-            scenario += " mutant=" + mutant;
-        }
-        return ScenarioRunner.simulate(MonitorHandoffScenario.class, world, Tuning.current(), simulation, scenario);
+        return ScenarioRunner.simulate(MonitorHandoffScenario.class, world, Tuning.current(), simulation, mutant);
     }
 
     static void assertEveryEntryCompleted(MonitorWorld world, Mutation mutant) {

@@ -64,8 +64,7 @@ class NoLockConvoyProperties {
         // handoff takes as long as it really would (without it, code between Platform calls is free).
         Simulation.Builder simulation = Simulation.builder(machine).seed(1).memoryModel(true);
         if (mutant != null) {
-            String target = mutant.target().getName();
-            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
+            ScenarioRunner.plant(simulation, mutant);
         }
         return WorkloadRunner.simulate("monitor-throughput", "threads=2pc,warmup=" + warmup + "ns,window=1ms", tuning,
                 simulation).opsPerMs();

@@ -1,6 +1,7 @@
 package io.spinlab.properties.sim;
 
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.mutation.Mutation;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.engine.SimulationResult;
 
@@ -60,6 +61,27 @@ final class ScenarioRunner {
         SimulationResult result = sim.run();
         Optional<R> soFar = Optional.ofNullable(scenario.observed());
         return new Run<>(result.completed() ? soFar : Optional.empty(), result, soFar);
+    }
+
+    /**
+     * Runs {@code new type(config)} as {@link #simulate(Class, Object, Tuning, Simulation.Builder, String)}
+     * does, with {@code mutant} (null: none) planted in the guest copy of its class; the reproduction
+     * line names the scenario and the mutant.
+     */
+    static <R, C> Run<R> simulate(Class<? extends SimScenario<R>> type, C config, Tuning tuning,
+            Simulation.Builder simulation, Mutation mutant) {
+        String context = "scenario=" + type.getSimpleName();
+        if (mutant != null) {
+            plant(simulation, mutant);
+            context += " mutant=" + mutant;
+        }
+        return simulate(type, config, tuning, simulation, context);
+    }
+
+    /** Makes {@code simulation}'s guest class loader define {@code mutant}'s class with the mutation applied. */
+    static Simulation.Builder plant(Simulation.Builder simulation, Mutation mutant) {
+        String target = mutant.target().getName();
+        return simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
     }
 
     private static Class<?> load(Simulation.Builder simulation, String name) {

@@ -59,13 +59,7 @@ class SpinLockNoLostWaiterProperties {
     static ScenarioRunner.Run<int[]> simulate(SpinLockWorld world, Mutation mutant) {
         Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
                 .memoryModel(true);
-        String scenario = "scenario=" + SpinLockEntryScenario.class.getSimpleName();
-        if (mutant != null) {
-            String target = mutant.target().getName();
-            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
-            scenario += " mutant=" + mutant;
-        }
-        return ScenarioRunner.simulate(SpinLockEntryScenario.class, world, Tuning.current(), simulation, scenario);
+        return ScenarioRunner.simulate(SpinLockEntryScenario.class, world, Tuning.current(), simulation, mutant);
     }
 
     static void assertTheWordStaysStraight(SpinLockWorld world, Mutation mutant) {
@@ -161,14 +155,8 @@ class SpinLockNoLostWaiterProperties {
     static void assertExactlyOneExitRefused(SpinLockExitRaceWorld world, Mutation mutant) {
         Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
                 .memoryModel(true);
-        String scenario = "scenario=" + SpinLockExitRaceScenario.class.getSimpleName();
-        if (mutant != null) {
-            String target = mutant.target().getName();
-            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
-            scenario += " mutant=" + mutant;
-        }
         ScenarioRunner.Run<int[]> run = ScenarioRunner.simulate(SpinLockExitRaceScenario.class, world,
-                Tuning.current(), simulation, scenario);
+                Tuning.current(), simulation, mutant);
         int[] observed = run.require();
         String where = String.format("in %s%nreproduce: %s", world, run.simulation().reproduction());
         assertThat(observed[SpinLockExitRaceScenario.EXITS_REFUSED]).as("exits refused %s", where).isEqualTo(1);

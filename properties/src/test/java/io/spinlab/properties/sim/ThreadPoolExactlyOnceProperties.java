@@ -199,18 +199,14 @@ class ThreadPoolExactlyOnceProperties {
     void shouldCatchAPoolWhoseGlobalQueueHandsOneItemToTwoWorkers() {
         Mutation mutant = Mutation.casToPlainSet(Mutation.nested(ConcurrentQueue.class, "Segment"), "tryDequeue",
                 "HEAD");
-        String target = mutant.target().getName();
         PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
                 Property.forAll(worlds().map(w -> w.withMemoryModelAndQueue(true, GlobalQueuePolicy.CONCURRENT_QUEUE)))
                         .named("planted: " + mutant).seed(1).tries(50).maxShrinkAttempts(200)
                         .run(world -> {
                             Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed())
-                                    .faults(world.faults()).memoryModel(true)
-                                    .guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes)
-                                            : bytes);
+                                    .faults(world.faults()).memoryModel(true);
                             ScenarioRunner.Run<PoolObservation> run = ScenarioRunner.simulate(
-                                    ThreadPoolScenario.class, world, Tuning.current(), simulation,
-                                    "scenario=" + ThreadPoolScenario.class.getSimpleName() + " mutant=" + mutant);
+                                    ThreadPoolScenario.class, world, Tuning.current(), simulation, mutant);
                             // The property this plant breaks is "no item runs twice", judged on what was
                             // observed by the end of the run: a doubled item can also corrupt the queue's
                             // bookkeeping so that the pool never terminates (in the full cost model the

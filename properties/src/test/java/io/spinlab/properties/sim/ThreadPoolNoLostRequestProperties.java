@@ -37,13 +37,7 @@ class ThreadPoolNoLostRequestProperties {
     private static ScenarioRunner.Run<PoolObservation> simulate(PoolWorld world, Mutation mutant) {
         Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
                 .memoryModel(world.memoryModel());
-        String scenario = "scenario=" + ThreadPoolScenario.class.getSimpleName();
-        if (mutant != null) {
-            String target = mutant.target().getName();
-            simulation.guestTransform((name, bytes) -> name.equals(target) ? mutant.applyTo(bytes) : bytes);
-            scenario += " mutant=" + mutant;
-        }
-        return ScenarioRunner.simulate(ThreadPoolScenario.class, world, Tuning.current(), simulation, scenario);
+        return ScenarioRunner.simulate(ThreadPoolScenario.class, world, Tuning.current(), simulation, mutant);
     }
 
     @Test
