@@ -67,7 +67,8 @@ final class Engine {
      * waits ahead of unboosted threads, preempts an unboosted thread on its preferred processor
      * at that thread's next scheduling point (a PAUSE batch in progress is cut short for it: the
      * RESUME moves earlier under a new resumeToken, the stale one is skipped, and the PAUSE time
-     * not spent is owed), and loses the boost when it completes a slice or yields. SMT: logical
+     * not spent is owed), and loses the boost when it completes a slice or yields; the thread it
+     * preempted keeps the rest of its slice (as after an injected preemption). SMT: logical
      * processors of one core are numbered next to each other, and instructions drained at a
      * scheduling point are stretched as the siblings are busy at that instant (InstructionClock).
 
@@ -998,9 +999,11 @@ final class Engine {
             trace.preempted(now, t.index, injected);
         }
         int p = t.processor;
-        // Preempted by a higher priority, a thread keeps its place at the head of its level.
+        // Preempted by a higher priority, a thread keeps its place at the head of its level and,
+        // like one whose preemption was injected, the rest of its slice (Windows Internals,
+        // "Quantum": a preempted thread's quantum is not reset).
         boolean byPriority = !t.boosted && scheduler.boostedReadyCount(p) > 0;
-        if (injected) {
+        if (injected || byPriority) {
             t.sliceUsedPicos = Math.max(0, now - scheduler.processor(p).sliceStartPicos());
         }
         t.processor = -1;
@@ -1087,7 +1090,7 @@ final class Engine {
         t.hasRun = true;
         long sliceStart = noise.sliceStart(p, begin);
         if (t.sliceUsedPicos > 0) {
-            sliceStart = begin - t.sliceUsedPicos; // the rest of the slice an injected preemption interrupted
+            sliceStart = begin - t.sliceUsedPicos; // the rest of the slice a preemption interrupted
             t.sliceUsedPicos = 0;
         }
         scheduler.occupy(p, t.index, sliceStart);

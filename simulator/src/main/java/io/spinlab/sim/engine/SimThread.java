@@ -89,10 +89,10 @@ final class SimThread implements Executor {
     long wakeFlowId = -1;
     boolean heldOff;
     /**
-     * Of its time slice, what the thread had run when an injected preemption took its processor:
-     * it keeps the rest of that slice when it runs again (as a Windows thread keeps the rest of its
-     * quantum when something else preempts it), so its boost still ends after one slice of its own
-     * running. 0 otherwise.
+     * Of its time slice, what the thread had run when an injected preemption or a higher
+     * priority took its processor: it keeps the rest of that slice when it runs again (as a
+     * Windows thread keeps the rest of its quantum when something else preempts it), so a boost
+     * still ends after one slice of its own running. 0 otherwise.
      */
     long sliceUsedPicos;
     /** The last scheduling point was an injected preemption (the next one is exempt). */

@@ -123,11 +123,13 @@ class OsSchedulingRulesTest {
         assertThat(times[0]).isEqualTo(11 * US);
         // The boost ends with the waiter's first full slice (4 ms after 11 µs): the spinner,
         // waiting first in line, gets the processor back after a switch and owes 9.99501 ms of
-        // PAUSE. Slice ends then alternate the two, a switch between each: spinner 4 ms, waiter
-        // 4 ms, spinner 4 ms, waiter's last 2 ms, spinner's last 1.99501 ms.
-        assertThat(times[2]).isEqualTo(11 * US + 4 * MS + 3 * US + 4 * MS + 3 * US + 4 * MS + 3 * US + 4 * MS
+        // PAUSE. Preempted by a higher priority, it kept the rest of its slice: it had run 5 µs of
+        // it (3 µs to 8 µs), so it runs 3.995 ms now. Slice ends then alternate the two, a switch
+        // between each: waiter 4 ms, spinner 4 ms, waiter's last 2 ms, spinner's last 2.00001 ms.
+        // (Before the spinner kept its slice, it ran a fresh 4 ms here and the waiter ended 5 µs later.)
+        assertThat(times[2]).isEqualTo(11 * US + 4 * MS + 3 * US + 3_995 * US + 3 * US + 4 * MS + 3 * US + 4 * MS
                 + 3 * US + 2 * MS);
-        assertThat(times[1]).isEqualTo(times[2] + 3 * US + 1_995_010 * NS);
+        assertThat(times[1]).isEqualTo(times[2] + 3 * US + 2_000_010 * NS);
         assertThat(metrics[1].picos(Activity.SPINNING)).as("the cut batch's PAUSE time is owed, not lost")
                 .isEqualTo(10 * MS);
         assertThat(metrics[0].picos(Activity.SPINNING)).isEqualTo(10 * MS);
