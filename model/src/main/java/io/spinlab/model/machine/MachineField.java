@@ -77,7 +77,13 @@ public enum MachineField {
      * processor of its core issues instructions too (SMT); 1 makes siblings independent. Only
      * parts with more than one thread per core use it.
      */
-    SMT_SLOWDOWN("smtSlowdown", Kind.NUMBER, 1, Limits.MAX_SMT_SLOWDOWN);
+    SMT_SLOWDOWN("smtSlowdown", Kind.NUMBER, 1, Limits.MAX_SMT_SLOWDOWN),
+    /**
+     * What waking one blocked thread costs the waker, ns: the system call that makes it runnable
+     * ({@code FUTEX_WAKE} on Linux, {@code SetEvent} on Windows), charged for each unpark that
+     * finds its thread parked.
+     */
+    WAKE_CALL_NS("wakeCallNs", Kind.NUMBER, 0, Limits.MAX_COST_NS);
 
     /*
      * Implementation notes
@@ -217,6 +223,7 @@ public enum MachineField {
             case COST_JITTER_PERCENT -> profile.costJitterPercent();
             case OS -> profile.os().text();
             case SMT_SLOWDOWN -> profile.smtSlowdown();
+            case WAKE_CALL_NS -> profile.wakeCallNs();
         };
     }
 

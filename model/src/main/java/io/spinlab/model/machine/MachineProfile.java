@@ -42,6 +42,14 @@ import java.util.Objects;
  *       is the cache and TLB refill that follows. Estimate.</li>
  *   <li>Wake latency, 5 µs: futex wake, the IPI to an idle core and a shallow C-state exit;
  *       deep C-states make it tens of µs. Estimate.</li>
+ *   <li>Waking a blocked thread, 1 µs to the waker: {@code unpark} of a parked thread is a
+ *       system call ({@code FUTEX_WAKE} on Linux, {@code SetEvent} or {@code ReleaseSemaphore} on
+ *       Windows) whose entry and exit cost about 0.1 µs, more with the page-table isolation
+ *       added against Meltdown, and whose wake-up takes the target processor's run-queue lock,
+ *       queues the thread and sends an inter-processor interrupt to wake an idle core. Estimate;
+ *       {@code calibrate} measures it on the host (the development host, a virtual machine,
+ *       measured 15.3 µs: an interrupt to another virtual processor leaves the guest). An
+ *       {@code unpark} of a thread that is not parked only sets its permit: an atomic.</li>
  *   <li>Yield with a ready thread, 3 µs: it is a context switch. Yield with nobody ready,
  *       300 ns: a {@code sched_yield}/{@code SwitchToThread} system call that finds nothing to
  *       run, page-table isolation included. Estimate.</li>
@@ -120,6 +128,8 @@ import java.util.Objects;
  *                            a yield and a zero sleep give way to
  * @param smtSlowdown         how many times longer a logical processor's instructions take while a
  *                            sibling on the same core issues instructions too; 1 is no effect
+ * @param wakeCallNs          what waking one blocked thread costs the waker (the system call that
+ *                            makes it runnable: a futex wake, {@code SetEvent}), ns
  */
 public record MachineProfile(
         String name,
@@ -143,7 +153,8 @@ public record MachineProfile(
         double wakeJitterPercent,
         double costJitterPercent,
         OperatingSystem os,
-        double smtSlowdown) {
+        double smtSlowdown,
+        double wakeCallNs) {
 
     /*
      * Implementation notes
@@ -194,6 +205,8 @@ public record MachineProfile(
     private static final OperatingSystem DEFAULT_OS = OperatingSystem.LINUX;
     /** Two busy siblings deliver at most 1.3 times one thread's throughput: each runs 2 / 1.3 times longer. */
     private static final double DEFAULT_SMT_SLOWDOWN = 1.54;
+    /** A system call plus the scheduler's wake-up of one thread on another core; see the class documentation. */
+    private static final double DEFAULT_WAKE_CALL_NS = 1_000;
 
     private static final int MANTISSA_BITS = 52;
     private static final long MANTISSA_MASK = (1L << MANTISSA_BITS) - 1;
@@ -233,6 +246,7 @@ public record MachineProfile(
                     + MachineField.OS.allowed());
         }
         MachineField.SMT_SLOWDOWN.checkNumber(name, smtSlowdown);
+        MachineField.WAKE_CALL_NS.checkNumber(name, wakeCallNs);
     }
 
     /**
@@ -240,7 +254,7 @@ public record MachineProfile(
      * 3 GHz, 140-cycle PAUSE, 4 cores / 8 threads, clock read 20 ns, atomic 6.7 ns (20 cycles),
      * cache-line transfer 20 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
      * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, one cycle per bytecode, 32 bytes
-     * stored per cycle, Linux's scheduler rules, no description.
+     * stored per cycle, Linux's scheduler rules, 1 µs to wake a blocked thread, no description.
      */
     public static Builder builder(String name) {
         Builder builder = new Builder(DEFAULT_PHYSICAL_CORES, DEFAULT_LOGICAL_PROCESSORS);
@@ -264,6 +278,7 @@ public record MachineProfile(
         builder.costJitterPercent = DEFAULT_COST_JITTER_PERCENT;
         builder.os = DEFAULT_OS;
         builder.smtSlowdown = DEFAULT_SMT_SLOWDOWN;
+        builder.wakeCallNs = DEFAULT_WAKE_CALL_NS;
         return builder;
     }
 
@@ -290,6 +305,7 @@ public record MachineProfile(
         builder.costJitterPercent = costJitterPercent;
         builder.os = os;
         builder.smtSlowdown = smtSlowdown;
+        builder.wakeCallNs = wakeCallNs;
         return builder;
     }
 
@@ -473,6 +489,7 @@ public record MachineProfile(
         private double costJitterPercent;
         private OperatingSystem os;
         private double smtSlowdown;
+        private double wakeCallNs;
 
         private Builder(int physicalCores, int logicalProcessors) {
             this.physicalCores = physicalCores;
@@ -539,6 +556,12 @@ public record MachineProfile(
         /** See {@link MachineProfile#contextSwitchNs()}. */
         public Builder contextSwitchNs(double contextSwitchNs) {
             this.contextSwitchNs = contextSwitchNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#wakeCallNs()}. */
+        public Builder wakeCallNs(double wakeCallNs) {
+            this.wakeCallNs = wakeCallNs;
             return this;
         }
 
@@ -653,6 +676,7 @@ public record MachineProfile(
                 case COST_JITTER_PERCENT -> costJitterPercent(field.parseNumber(name, value));
                 case OS -> os(field.parseOs(name, value));
                 case SMT_SLOWDOWN -> smtSlowdown(field.parseNumber(name, value));
+                case WAKE_CALL_NS -> wakeCallNs(field.parseNumber(name, value));
             };
         }
 
@@ -675,7 +699,7 @@ public record MachineProfile(
             return new MachineProfile(name, description, frequencyGhz, pauseCycles, cores, logical, clockReadNs,
                     atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
                     sleepGranularityNs, timeSliceNs, cacheLineBytes, cyclesPerBytecode,
-                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os, smtSlowdown);
+                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os, smtSlowdown, wakeCallNs);
         }
 
         private static boolean inRange(MachineField field, int value) {

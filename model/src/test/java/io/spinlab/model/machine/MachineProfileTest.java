@@ -188,7 +188,7 @@ class MachineProfileTest {
                         + "frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("timeSliceNs, cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, "
                         + "wakeJitterPercent, "
-                        + "costJitterPercent, os, smtSlowdown");
+                        + "costJitterPercent, os, smtSlowdown, wakeCallNs");
     }
 
     @Test
@@ -320,6 +320,7 @@ class MachineProfileTest {
             case WAKE_JITTER_PERCENT -> builder.wakeJitterPercent(value);
             case COST_JITTER_PERCENT -> builder.costJitterPercent(value);
             case SMT_SLOWDOWN -> builder.smtSlowdown(value);
+            case WAKE_CALL_NS -> builder.wakeCallNs(value);
             default -> throw new IllegalArgumentException("not a number field: " + field);
         };
     }

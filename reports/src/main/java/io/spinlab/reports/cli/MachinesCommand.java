@@ -80,6 +80,7 @@ final class MachinesCommand implements Callable<Integer> {
             node.put("costJitterPercent", m.costJitterPercent());
             node.put("os", m.os().text());
             node.put("smtSlowdown", m.smtSlowdown());
+            node.put("wakeCallNs", m.wakeCallNs());
         }
         return mapper.writeValueAsString(array);
     }

@@ -54,7 +54,8 @@ final class Engine {
      * (an injected preemption ends). A running thread has exactly one RESUME pending.
      *
      * Who pays what (see OsCosts): a running thread's operations are charged to it and to its
-     * processor as working/spinning/yielding. When a thread leaves a processor (park, sleep,
+     * processor as working/spinning/yielding; an unpark that wakes a parked thread costs the
+     * waker wakeCallNs (the system call) on top of the atomic. When a thread leaves a processor (park, sleep,
      * end, preemption) and another is ready, the processor spends contextSwitchNs before the
      * other runs (charged to the incoming thread as runnable time, and to the processor as
      * switching); a yield to a ready thread spends yieldReadyNs instead. A thread woken onto an
@@ -662,8 +663,9 @@ final class Engine {
             case SimThread.REQ_SLEEP -> sleep(t, t.reqArg);
             case SimThread.REQ_PARK -> park(t);
             case SimThread.REQ_UNPARK -> {
-                unpark(t, (Thread) t.reqObject, work);
-                continueAfter(t, work, costs.atomicOpPicos(), Activity.WORKING);
+                boolean woke = unpark(t, (Thread) t.reqObject, work);
+                continueAfter(t, work, woke ? costs.atomicOpPicos() + costs.wakeCallPicos() : costs.atomicOpPicos(),
+                        Activity.WORKING);
             }
             case SimThread.REQ_START -> {
                 SimThread child = newThread((String) t.reqObject, t.reqTask, t.index);
@@ -946,16 +948,19 @@ final class Engine {
         handOff(p);
     }
 
-    /** {@code waker} unparks {@code target} {@code work} ps from now (after its instructions). */
-    private void unpark(SimThread waker, Thread target, long work) {
+    /**
+     * {@code waker} unparks {@code target} {@code work} ps from now (after its instructions);
+     * returns whether this call woke a parked thread, so that the waker pays the wake-up's system call.
+     */
+    private boolean unpark(SimThread waker, Thread target, long work) {
         if (target == null) {
-            return;
+            return false;
         }
         SimThread s = byThread.get(target);
         if (s == null) {
             waker.reqError = new IllegalArgumentException("unpark of " + target
                     + ", which is not a thread of this simulation");
-            return;
+            return false;
         }
         switch (s.state) {
             case DONE -> {
@@ -971,9 +976,11 @@ final class Engine {
                 if (trace != null) {
                     trace.unpark(now, waker.index, s.index, scheduled ? flow : -1);
                 }
+                return scheduled; // a thread already being woken earlier costs no second wake-up
             }
             default -> s.permit = true;
         }
+        return false;
     }
 
     /** Schedules a wake-up unless an earlier one is pending; returns whether it did. */

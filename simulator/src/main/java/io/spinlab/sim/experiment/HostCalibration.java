@@ -44,8 +44,8 @@ import java.util.function.Consumer;
  * processor counted as a core: SMT is not detected), the clock from {@code /proc/cpuinfo} when
  * readable (else 3 GHz; it only turns the measured ns into cycles and back), and the OS costs
  * {@link HostCosts} measures (clock read, wake-up latency and its spread, yield, sleep, CAS, line
- * transfer, a switch to a ready thread, the store rate) and the cost of one bytecode of the
- * primitives' own code ({@link BytecodeCost}); the time slice, the wake-up's cost to the waker and
+ * transfer, a switch to a ready thread, the store rate, what an unpark costs the waker) and the
+ * cost of one bytecode of the primitives' own code ({@link BytecodeCost}); the time slice and
  * SMT are the defaults of {@link MachineProfile#builder}, not measured.
  */
 public final class HostCalibration {
@@ -142,6 +142,9 @@ public final class HostCalibration {
                     && perCycle <= MachineField.STORE_BYTES_PER_CYCLE.max()) {
                 builder.storeBytesPerCycle(perCycle);
             }
+        }
+        if (costs.unparkNs() > 0) {
+            builder.wakeCallNs(Math.round(costs.unparkNs()));
         }
         if (costs.yieldReadyNs() > 0) {
             // A yield to a ready thread is a switch to it: the same cost serves both fields.

@@ -12,7 +12,8 @@ import java.util.Objects;
  * <ul>
  *   <li>{@code pause(n)}: {@link MachineProfile#pausePicos(long) n PAUSEs}, exactly;</li>
  *   <li>a clock read, an unpark and a park that consumes a permit: {@code clockReadNs},
- *       {@code atomicOpNs}, {@code atomicOpNs};</li>
+ *       {@code atomicOpNs}, {@code atomicOpNs}; an unpark that finds its thread parked costs
+ *       {@code wakeCallNs} more (the system call that wakes it);</li>
  *   <li>a yield: {@code yieldReadyNs} when another thread is ready (the switch to it),
  *       {@code yieldIdleNs} when none is;</li>
  *   <li>handing a processor from one thread to another (after a park, a sleep, a preemption or
@@ -49,6 +50,7 @@ public final class OsCosts {
     private final long atomicOpPicos;
     private final long contextSwitchPicos;
     private final long wakeLatencyPicos;
+    private final long wakeCallPicos;
     private final long yieldReadyPicos;
     private final long yieldIdlePicos;
     private final long sleepGranularityPicos;
@@ -66,6 +68,7 @@ public final class OsCosts {
         this.atomicOpPicos = MachineProfile.nanosToPicos(machine.atomicOpNs());
         this.contextSwitchPicos = MachineProfile.nanosToPicos(machine.contextSwitchNs());
         this.wakeLatencyPicos = MachineProfile.nanosToPicos(machine.wakeLatencyNs());
+        this.wakeCallPicos = MachineProfile.nanosToPicos(machine.wakeCallNs());
         this.yieldReadyPicos = MachineProfile.nanosToPicos(machine.yieldReadyNs());
         this.yieldIdlePicos = MachineProfile.nanosToPicos(machine.yieldIdleNs());
         this.sleepGranularityPicos = Math.max(1, MachineProfile.nanosToPicos(machine.sleepGranularityNs()));
@@ -117,6 +120,11 @@ public final class OsCosts {
 
     public long wakeLatencyPicos() {
         return wakeLatencyPicos;
+    }
+
+    /** What the waker pays to wake one parked thread (the system call), at least the call floor. */
+    public long wakeCallPicos() {
+        return atLeastFloor(wakeCallPicos);
     }
 
     public long yieldReadyPicos() {

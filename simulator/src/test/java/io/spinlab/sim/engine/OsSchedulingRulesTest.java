@@ -87,7 +87,8 @@ class OsSchedulingRulesTest {
 
     /**
      * One processor: "waiter" parks at once; "spinner" gets the processor after a context switch
-     * (3 µs), unparks the waiter (10 ns) and PAUSEs for 10 ms; the woken waiter PAUSEs 10 ms too.
+     * (3 µs), unparks the waiter (10 ns and a 1 µs wake call) and PAUSEs for 10 ms; the woken waiter
+     * PAUSEs 10 ms too.
      * Returns {waiter's wake-up, spinner's return, waiter's return} in ps and the two threads' metrics.
      */
     private static long[] boostScenario(OperatingSystem os, ThreadMetrics[] metrics) {
@@ -119,17 +120,18 @@ class OsSchedulingRulesTest {
         long[] times = boostScenario(OperatingSystem.WINDOWS, metrics);
 
         // Unpark at 3 µs, ready at 8 µs: the boosted waiter preempts the spinner's PAUSE batch
-        // (begun at 3.01 µs, after the unpark's 10 ns) there and runs after a context switch.
+        // (begun at 4.01 µs, after the unpark's 10 ns atomic and 1 µs wake call) there and runs
+        // after a context switch.
         assertThat(times[0]).isEqualTo(11 * US);
         // The boost ends with the waiter's first full slice (4 ms after 11 µs): the spinner,
-        // waiting first in line, gets the processor back after a switch and owes 9.99501 ms of
+        // waiting first in line, gets the processor back after a switch and owes 9.99601 ms of
         // PAUSE. Preempted by a higher priority, it kept the rest of its slice: it had run 5 µs of
         // it (3 µs to 8 µs), so it runs 3.995 ms now. Slice ends then alternate the two, a switch
-        // between each: waiter 4 ms, spinner 4 ms, waiter's last 2 ms, spinner's last 2.00001 ms.
+        // between each: waiter 4 ms, spinner 4 ms, waiter's last 2 ms, spinner's last 2.00101 ms.
         // (Before the spinner kept its slice, it ran a fresh 4 ms here and the waiter ended 5 µs later.)
         assertThat(times[2]).isEqualTo(11 * US + 4 * MS + 3 * US + 3_995 * US + 3 * US + 4 * MS + 3 * US + 4 * MS
                 + 3 * US + 2 * MS);
-        assertThat(times[1]).isEqualTo(times[2] + 3 * US + 2_000_010 * NS);
+        assertThat(times[1]).isEqualTo(times[2] + 3 * US + 2_001_010 * NS);
         assertThat(metrics[1].picos(Activity.SPINNING)).as("the cut batch's PAUSE time is owed, not lost")
                 .isEqualTo(10 * MS);
         assertThat(metrics[0].picos(Activity.SPINNING)).isEqualTo(10 * MS);
@@ -176,10 +178,11 @@ class OsSchedulingRulesTest {
         // spinner finished only after the waiter: 10.356010 ms against the waiter's 10.053 ms.)
         assertThat(spinnerBack.get()).as("the spinner runs once the waiter's boost has ended")
                 .isGreaterThan(waiterSecondBatchDone.get()).isLessThan(waiterDone.get());
-        // The exact times of this deterministic run (seed 1), pinned so that any change shows.
-        assertThat(waiterSecondBatchDone.get()).isEqualTo(4_137_010 * NS);
-        assertThat(spinnerBack.get()).isEqualTo(8_352_010 * NS);
-        assertThat(waiterDone.get()).isEqualTo(10_356_010 * NS);
+        // The exact times of this deterministic run (seed 1), pinned so that any change shows (each
+        // 1 µs later since the waker pays the wake-up's system call).
+        assertThat(waiterSecondBatchDone.get()).isEqualTo(4_138_010 * NS);
+        assertThat(spinnerBack.get()).isEqualTo(8_353_010 * NS);
+        assertThat(waiterDone.get()).isEqualTo(10_357_010 * NS);
     }
 
     @Test

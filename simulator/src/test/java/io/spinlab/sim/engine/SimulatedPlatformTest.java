@@ -24,8 +24,8 @@ class SimulatedPlatformTest {
 
     /**
      * 1 GHz (1 ns per cycle), a 100-cycle PAUSE (100 ns), clock read 20 ns, atomic 10 ns,
-     * context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns, sleep granularity 1.06 ms,
-     * time slice 4 ms.
+     * context switch 3 µs, wake latency 5 µs, a wake-up's system call 1 µs to the waker, yield
+     * 3 µs / 300 ns, sleep granularity 1.06 ms, time slice 4 ms.
      */
     static MachineProfile round(int processors) {
         return MachineProfile.builder("round")
@@ -37,6 +37,7 @@ class SimulatedPlatformTest {
                 .atomicOpNs(10)
                 .contextSwitchNs(3_000)
                 .wakeLatencyNs(5_000)
+                .wakeCallNs(1_000)
                 .yieldReadyNs(3_000)
                 .yieldIdleNs(300)
                 .sleepGranularityNs(1_060_000)
@@ -160,7 +161,8 @@ class SimulatedPlatformTest {
         SimulationResult result = sim.run().requireCompleted();
 
         assertThat(wokeAt.get()).isEqualTo(100 * US + 5 * US);
-        assertThat(unparkerAfter.get()).isEqualTo(100 * US + 10 * NS);
+        assertThat(unparkerAfter.get()).as("the waker pays the atomic and the wake-up's system call")
+                .isEqualTo(100 * US + 10 * NS + 1 * US);
         ThreadMetrics parker = result.metrics().thread("parker");
         assertThat(parker.picos(Activity.PARKED)).isEqualTo(105 * US);
         assertThat(parker.wakeUps()).isEqualTo(1);
@@ -306,14 +308,49 @@ class SimulatedPlatformTest {
         sim.startThread("unparker", () -> {
             platform.pause(20); // 2 µs
             platform.unpark(parker);
-            platform.pause(1_000); // to 102.01 µs
+            platform.pause(1_000); // from 3.01 µs (the atomic and the wake call) to 103.01 µs
             platform.unpark(parker);
         });
 
         sim.run().requireCompleted();
 
         assertThat(firstWake.get()).isEqualTo(7 * US);
-        assertThat(secondWake.get()).isEqualTo(102 * US + 10 * NS + 5 * US);
+        assertThat(secondWake.get()).isEqualTo(103 * US + 10 * NS + 5 * US);
+    }
+
+    /**
+     * The waker pays {@code wakeCallNs} (1 µs) only for an unpark that wakes a parked thread: a
+     * second unpark before the woken thread runs, and an unpark of a running thread (which only
+     * sets its permit), cost the atomic (10 ns).
+     */
+    @Test
+    void shouldChargeTheWakeCallOnlyForAnUnparkThatWakesAParkedThread() {
+        Simulation sim = sim(round(2));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong woke = new AtomicLong();
+        long[] after = new long[3];
+        Thread parker = sim.startThread("parker", () -> {
+            platform.park(this);
+            woke.set(platform.nowPicos());
+            platform.pause(1_000); // 100 µs, running
+        });
+        sim.startThread("unparker", () -> {
+            platform.pause(10); // 1 µs: the parker has parked
+            platform.unpark(parker);
+            after[0] = platform.nowPicos();
+            platform.unpark(parker);
+            after[1] = platform.nowPicos();
+            platform.pause(100); // 10 µs: the parker runs by now
+            platform.unpark(parker);
+            after[2] = platform.nowPicos();
+        });
+
+        sim.run().requireCompleted();
+
+        assertThat(woke.get()).isEqualTo(1 * US + 5 * US);
+        assertThat(after[0]).as("wakes the parked thread").isEqualTo(1 * US + 10 * NS + 1 * US);
+        assertThat(after[1]).as("already being woken").isEqualTo(after[0] + 10 * NS);
+        assertThat(after[2]).as("running: only its permit").isEqualTo(after[1] + 10 * US + 10 * NS);
     }
 
     @Test

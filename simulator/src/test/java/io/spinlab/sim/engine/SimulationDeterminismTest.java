@@ -107,5 +107,5 @@ class SimulationDeterminismTest {
         assertThat(result.digest()).isEqualTo(GOLDEN);
     }
 
-    private static final String GOLDEN = "bc8dcb3be1bd0926babc321822bbe706686b443eb4e8952bd8f486a98841539e";
+    private static final String GOLDEN = "f7e95fc08a7f5b2f75b3314b9e50d6ea1c5e7fc146b2a0de6ec4d7b71fbd8296";
 }

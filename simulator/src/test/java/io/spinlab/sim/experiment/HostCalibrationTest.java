@@ -57,6 +57,7 @@ class HostCalibrationTest {
         assertThat(new HostCosts(30, 1_000, 0, 100_000, 300, 1e6, 10).wakeJitterPercent()).isEqualTo(100);
         // Without the machine figures the defaults stay.
         assertThat(host.atomicOpNs()).isEqualTo(HostCalibration.hostProfile(20.0).atomicOpNs());
+        assertThat(host.wakeCallNs()).isEqualTo(HostCalibration.hostProfile(20.0).wakeCallNs());
     }
 
     @Test
@@ -67,6 +68,7 @@ class HostCalibrationTest {
         assertThat(host.cacheLineTransferNs()).isEqualTo(49);
         assertThat(host.yieldReadyNs()).isEqualTo(2_950);
         assertThat(host.contextSwitchNs()).isEqualTo(2_950);
+        assertThat(host.wakeCallNs()).as("the waker's cost of an unpark").isEqualTo(2_300);
         assertThat(host.description()).contains("CAS 6.3 ns, line transfer 49 ns, unpark 2.3 µs to the waker, "
                 + "yield to a ready thread 2950 ns");
         HostCosts oneProcessor = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1e6, 10, 6, Double.NaN, 2_000, 3_000);

@@ -45,7 +45,8 @@ class MachineProfileFilesTest {
                         + "  \"wakeJitterPercent\" : 50,\n"
                         + "  \"costJitterPercent\" : 5,\n"
                         + "  \"os\" : \"windows\",\n"
-                        + "  \"smtSlowdown\" : 1.54\n}\n");
+                        + "  \"smtSlowdown\" : 1.54,\n"
+                        + "  \"wakeCallNs\" : 1000\n}\n");
         assertThat(MachineProfileFiles.parse(json, Format.JSON)).isEqualTo(windows);
     }
 
@@ -140,7 +141,7 @@ class MachineProfileFilesTest {
                 .hasMessageStartingWith("machine file '" + file + "': unknown key 'pauseCycle'; ")
                 .hasMessageContaining("valid keys: base, name, description, frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, "
-                        + "costJitterPercent, os, smtSlowdown");
+                        + "costJitterPercent, os, smtSlowdown, wakeCallNs");
     }
 
     @Test
@@ -267,7 +268,8 @@ class MachineProfileFilesTest {
     @Test
     void shouldStartWithBaseWhenListingValidKeys() {
         assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes",
-                "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent", "os", "smtSlowdown").hasSize(23);
+                "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent", "os", "smtSlowdown",
+                "wakeCallNs").hasSize(24);
     }
 
     private static MachineProfile parseJson(String fields) {
