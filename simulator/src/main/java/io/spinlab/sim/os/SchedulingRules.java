@@ -22,8 +22,10 @@ import io.spinlab.model.machine.OperatingSystem;
  *       on any processor; on Linux a zero sleep is {@code sched_yield}, which looks only at the
  *       caller's own queue.</li>
  * </ul>
- * Not modelled: Linux's wake-up preemption and periodic load balancing, Windows' quantum carried
- * over on preemption, boosts other than the wait-completion one.
+ * A thread preempted before its slice ends (by a boosted thread, or by an injected preemption)
+ * keeps the rest of its slice for when it runs again, as Windows keeps a preempted thread's
+ * quantum; the engine does that bookkeeping. Not modelled: Linux's wake-up preemption and periodic
+ * load balancing, boosts other than the wait-completion one.
  */
 public abstract sealed class SchedulingRules permits SchedulingRules.Windows, SchedulingRules.Linux {
     final Scheduler scheduler;
