@@ -48,7 +48,8 @@ import java.util.Objects;
  *       added against Meltdown, and whose wake-up takes the target processor's run-queue lock,
  *       queues the thread and sends an inter-processor interrupt to wake an idle core. Estimate;
  *       {@code calibrate} measures it on the host (the development host, a virtual machine,
- *       measured 15.3 µs: an interrupt to another virtual processor leaves the guest). An
+ *       measured 15.3 µs and 2.6 µs in two runs: an interrupt to another virtual processor
+ *       leaves the guest). An
  *       {@code unpark} of a thread that is not parked only sets its permit: an atomic.</li>
  *   <li>Yield with a ready thread, 3 µs: it is a context switch. Yield with nobody ready,
  *       300 ns: a {@code sched_yield}/{@code SwitchToThread} system call that finds nothing to
