@@ -77,7 +77,9 @@ import java.util.Objects;
  *       preempts a lower one ("Context Switches"). Linux: .NET's Unix PAL makes both
  *       {@code SwitchToThread} and {@code Sleep(0)} a {@code sched_yield} (coreclr
  *       {@code src/pal/src/thread/thread.cpp} @ 0d7ba24e and {@code synchmgr/wait.cpp}
- *       @ 1f26bfcb), which CFS serves from the caller's own run queue.</li>
+ *       @ 1f26bfcb), which CFS serves from the caller's own run queue; a woken thread preempts
+ *       the running one when it lies more than the wake-up granularity behind it in virtual
+ *       runtime (kernel/sched/fair.c's defaults, see the simulator's WakeupPreemption).</li>
  *   <li>Instruction clock, one cycle per executed bytecode instruction of guest code: C2
  *       compiles simple bytecode to about one x86 instruction each once the operand stack is in
  *       registers, and the big cores here retire the load-compare-branch code around

@@ -13,8 +13,10 @@ import java.util.List;
  *       ready threads, and preempts an unboosted thread on its ideal processor; the boost ends
  *       when it completes a time slice. {@code SwitchToThread} yields only to a thread ready on
  *       the caller's processor; {@code Sleep(0)} to a ready thread anywhere.</li>
- *   <li>{@link #LINUX}: no boost; {@code sched_yield} (what both {@code Thread.Yield} and
- *       {@code Sleep(0)} become) yields only to a thread ready on the caller's processor.</li>
+ *   <li>{@link #LINUX}: no boost; a woken thread preempts the running thread when it lies more
+ *       than CFS's wake-up granularity behind it in virtual runtime; {@code sched_yield} (what both
+ *       {@code Thread.Yield} and {@code Sleep(0)} become) yields only to a thread ready on the
+ *       caller's processor.</li>
  * </ul>
  */
 public enum OperatingSystem {

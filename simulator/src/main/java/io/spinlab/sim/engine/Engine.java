@@ -10,6 +10,7 @@ import io.spinlab.sim.os.Processor;
 import io.spinlab.sim.os.Scheduler;
 import io.spinlab.sim.os.SchedulingRules;
 import io.spinlab.sim.os.ThreadState;
+import io.spinlab.sim.os.WakeupPreemption;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.BlockerMetrics;
 import io.spinlab.sim.trace.EventLogDigest;
@@ -124,6 +125,10 @@ final class Engine {
     final MachineProfile machine;
     /** The profile's OS rules: where a ready thread goes, boosts, what a zero sleep gives way to. */
     private final SchedulingRules rules;
+    /** Linux's wake-up preemption (virtual runtimes per processor); null where the rules have none. */
+    private final WakeupPreemption wakeup;
+    /** Per processor: a woken thread waits first in its queue to preempt the running thread (Linux). */
+    private final boolean[] wakePreemptPending;
     final OsCosts costs;
     /** Prices the code a thread ran between two scheduling points. */
     private final InstructionClock instructions;
@@ -188,6 +193,8 @@ final class Engine {
         this.scheduler = new Scheduler(machine.logicalProcessors(), machine.smtThreadsPerCore(),
                 costs.timeSlicePicos());
         this.rules = SchedulingRules.of(machine.os(), scheduler);
+        this.wakeup = rules.preemptsOnWakeup() ? new WakeupPreemption(scheduler.processorCount()) : null;
+        this.wakePreemptPending = new boolean[scheduler.processorCount()];
         this.instructions = new InstructionClock(machine, costs, scheduler, threads);
         this.faults = faults;
         this.budgets = budgets;
@@ -774,7 +781,13 @@ final class Engine {
         t.pendingWakeTime = Long.MAX_VALUE;
         t.wakeFlowId = -1;
         digest.record(now, DIGEST_WAKE, t.index, t.wakeCause, 0);
-        makeRunnable(t);
+        t.state = ThreadState.RUNNABLE;
+        t.stateSince = now;
+        if (wakeup != null && scheduler.idleCount() == 0) {
+            placeWokenOnLinux(t);
+        } else {
+            place(t);
+        }
     }
 
     private void onReady(SimThread t) {
@@ -792,7 +805,7 @@ final class Engine {
             schedulingLog.point(now, t, t.failure == null ? "end" : "threw " + thrown(t.failure), "");
         }
         int p = t.processor;
-        t.processor = -1;
+        leaveProcessor(t, p);
         handOff(p);
         if (t.failure != null && outcome == null) {
             outcome = Outcome.THREAD_FAILED;
@@ -896,7 +909,7 @@ final class Engine {
         }
         t.contextSwitches++;
         SimThread next = threads.get(nextIndex);
-        t.processor = -1;
+        leaveProcessor(t, p);
         t.state = ThreadState.RUNNABLE;
         t.stateSince = later(cost);
         t.boosted = false;
@@ -914,7 +927,7 @@ final class Engine {
         scheduleWake(t, later(duration), SimThread.CAUSE_TIMEOUT, -1);
         t.contextSwitches++;
         int p = t.processor;
-        t.processor = -1;
+        leaveProcessor(t, p);
         handOff(p);
     }
 
@@ -944,7 +957,7 @@ final class Engine {
         }
         t.contextSwitches++;
         int p = t.processor;
-        t.processor = -1;
+        leaveProcessor(t, p);
         handOff(p);
     }
 
@@ -1013,7 +1026,7 @@ final class Engine {
         if (injected || byPriority) {
             t.sliceUsedPicos = Math.max(0, now - scheduler.processor(p).sliceStartPicos());
         }
-        t.processor = -1;
+        leaveProcessor(t, p);
         t.state = ThreadState.RUNNABLE;
         t.stateSince = now;
         handOff(p);
@@ -1037,6 +1050,9 @@ final class Engine {
         }
         if (!t.boosted && scheduler.boostedReadyCount(p) > 0) {
             return true;
+        }
+        if (wakePreemptPending[p]) {
+            return true; // Linux: a woken thread waits first in line to preempt this one
         }
         return scheduler.shouldPreempt(p, time);
     }
@@ -1091,6 +1107,12 @@ final class Engine {
                 trace.threadActivity(t.index, Activity.RUNNABLE, t.stateSince, begin, -1);
             }
         }
+        if (wakeup != null) {
+            // Linux: a thread's virtual runtime follows it to the processor's queue it runs from.
+            t.vruntimePicos = t.hasRun ? wakeup.migrate(t.vruntimePicos, t.lastProcessor, p) : wakeup.minVruntime(p);
+            t.runStartPicos = begin;
+            wakePreemptPending[p] = false;
+        }
         t.state = ThreadState.RUNNING;
         t.processor = p;
         t.lastProcessor = p;
@@ -1103,6 +1125,41 @@ final class Engine {
         scheduler.occupy(p, t.index, sliceStart);
         digest.record(begin, DIGEST_DISPATCH, t.index, p, 0);
         queue.add(begin, Event.RESUME, t, t.resumeToken);
+    }
+
+    /** {@code t} leaves processor {@code p}; on Linux its virtual runtime grows by its time there. */
+    private void leaveProcessor(SimThread t, int p) {
+        t.processor = -1;
+        if (wakeup != null) {
+            t.vruntimePicos += Math.max(0, now - t.runStartPicos);
+            wakeup.observe(p, t.vruntimePicos);
+        }
+    }
+
+    /**
+     * Linux, no processor idle: woken thread {@code t} is placed on its preferred processor's queue
+     * by {@link WakeupPreemption}; if it lies more than the wake-up granularity behind the running
+     * thread there, it goes first in the queue and preempts that thread at once (a PAUSE batch in
+     * progress is cut short), else it waits at the end of the queue.
+     */
+    private void placeWokenOnLinux(SimThread t) {
+        int home = rules.preferredProcessor(t.index, t.lastProcessor);
+        SimThread running = threads.get(scheduler.processor(home).thread());
+        long runningVruntime = running.vruntimePicos + Math.max(0, now - running.runStartPicos);
+        long least = runningVruntime;
+        for (int queued : scheduler.readyThreads(home)) {
+            least = Math.min(least, threads.get(queued).vruntimePicos);
+        }
+        wakeup.observe(home, least);
+        long base = t.hasRun ? wakeup.migrate(t.vruntimePicos, t.lastProcessor, home) : wakeup.minVruntime(home);
+        t.vruntimePicos = wakeup.placeWoken(home, base);
+        t.lastProcessor = home;
+        boolean preempts = wakeup.preempts(runningVruntime, t.vruntimePicos);
+        scheduler.enqueue(t.index, home, false, preempts);
+        if (preempts) {
+            wakePreemptPending[home] = true;
+            cutPauseShort(running);
+        }
     }
 
     private long later(long delta) {

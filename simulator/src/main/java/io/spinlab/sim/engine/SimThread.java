@@ -95,6 +95,10 @@ final class SimThread implements Executor {
      * still ends after one slice of its own running. 0 otherwise.
      */
     long sliceUsedPicos;
+    /** Linux only: processor time used, ps, relative to the last processor's queue (see WakeupPreemption). */
+    long vruntimePicos;
+    /** When the thread last got its processor (Linux's virtual runtime counts from there). */
+    long runStartPicos;
     /** The last scheduling point was an injected preemption (the next one is exempt). */
     boolean heldOffLast;
     /** Static initializers of guest classes being run by this thread: no hook schedules while above 0. */

@@ -261,6 +261,15 @@ public final class Scheduler {
         return readyBoosted[processor].size() + ready[processor].size();
     }
 
+    /** The threads waiting on {@code processor}'s own queue, boosted ones first. */
+    public int[] readyThreads(int processor) {
+        int[] boosted = readyBoosted[processor].toArray();
+        int[] plain = ready[processor].toArray();
+        int[] all = java.util.Arrays.copyOf(boosted, boosted.length + plain.length);
+        System.arraycopy(plain, 0, all, boosted.length, plain.length);
+        return all;
+    }
+
     /** Boosted threads waiting on {@code processor}'s own queue. */
     public int boostedReadyCount(int processor) {
         return readyBoosted[processor].size();

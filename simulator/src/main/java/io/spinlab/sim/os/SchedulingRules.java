@@ -18,14 +18,17 @@ import io.spinlab.model.machine.OperatingSystem;
  *       last processor on Linux, which places a new task on the idlest part of the machine.</li>
  *   <li><b>Wait-completion boost</b>: on Windows a wait satisfied by a signal raises the thread's
  *       priority until it completes a slice or yields; Linux has none.</li>
+ *   <li><b>Wake-up preemption</b>: on Linux a woken thread whose virtual runtime lies more than
+ *       the wake-up granularity behind the running thread's preempts it at once
+ *       ({@link WakeupPreemption}); Windows has the boost instead.</li>
  *   <li><b>Zero sleep</b>: Windows' {@code Sleep(0)} gives the rest of the slice to a thread ready
  *       on any processor; on Linux a zero sleep is {@code sched_yield}, which looks only at the
  *       caller's own queue.</li>
  * </ul>
  * A thread preempted before its slice ends (by a boosted thread, or by an injected preemption)
  * keeps the rest of its slice for when it runs again, as Windows keeps a preempted thread's
- * quantum; the engine does that bookkeeping. Not modelled: Linux's wake-up preemption and periodic
- * load balancing, boosts other than the wait-completion one.
+ * quantum; the engine does that bookkeeping. Not modelled: Linux's periodic load balancing and its
+ * queues ordered by virtual runtime, boosts other than the wait-completion one.
  */
 public abstract sealed class SchedulingRules permits SchedulingRules.Windows, SchedulingRules.Linux {
     final Scheduler scheduler;
@@ -56,6 +59,9 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
 
     /** Whether a zero sleep gives way to a thread ready on any processor (else only on the caller's own). */
     public abstract boolean zeroSleepLooksEverywhere();
+
+    /** Whether a woken thread may preempt the running thread by virtual runtime (see {@link WakeupPreemption}). */
+    public abstract boolean preemptsOnWakeup();
 
     /** An idle core's lowest processor, else {@code preferred} or {@code last} if idle, else the lowest idle one. */
     final int anyIdle(int preferred, int last) {
@@ -100,9 +106,14 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
         public boolean zeroSleepLooksEverywhere() {
             return true;
         }
+
+        @Override
+        public boolean preemptsOnWakeup() {
+            return false;
+        }
     }
 
-    /** Linux: the last processor first, no boosts, a zero sleep is {@code sched_yield}. */
+    /** Linux: the last processor first, no boosts, wake-up preemption, a zero sleep is {@code sched_yield}. */
     static final class Linux extends SchedulingRules {
         Linux(Scheduler scheduler) {
             super(scheduler);
@@ -129,6 +140,11 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
         @Override
         public boolean zeroSleepLooksEverywhere() {
             return false;
+        }
+
+        @Override
+        public boolean preemptsOnWakeup() {
+            return true;
         }
     }
 }

@@ -190,10 +190,52 @@ class OsSchedulingRulesTest {
         ThreadMetrics[] metrics = new ThreadMetrics[2];
         long[] times = boostScenario(OperatingSystem.LINUX, metrics);
 
-        // No boost: the spinner's slice (from 3 µs) ends at 4.003 ms, then the waiter runs.
+        // No boost, and no wake-up preemption: when the waiter wakes (8 µs) the spinner has run
+        // 5 µs, its virtual runtime is 5 µs ahead of the waiter's, less than the 1 ms wake-up
+        // granularity of one processor. The spinner's slice (from 3 µs) ends at 4.003 ms, then
+        // the waiter runs.
         assertThat(times[0]).isEqualTo(4 * MS + 3 * US + 3 * US);
         assertThat(metrics[1].picos(Activity.SPINNING)).isEqualTo(10 * MS);
         assertThat(metrics[0].picos(Activity.SPINNING)).isEqualTo(10 * MS);
+    }
+
+    /**
+     * Linux's wake-up preemption: one processor; "waiter" parks at once; "spinner" runs from 3 µs,
+     * PAUSEs 2 ms, unparks the waiter (10 ns and a 1 µs wake call) and PAUSEs 10 ms. When the
+     * waiter wakes (2.008 ms) the spinner's virtual runtime is 2.005 ms, the waiter's 0 (it is
+     * placed at most half the 6 ms latency behind the processor's minimum, 2.005 ms − 3 ms, so at
+     * its own 0): 2.005 ms behind, more than the 1 ms granularity, so it preempts the spinner's
+     * PAUSE batch at once and runs after a context switch.
+     */
+    @Test
+    void shouldPreemptTheRunningThreadWhenAWokenThreadIsFarBehindItOnLinux() {
+        Simulation sim = Simulation.builder(machine(1, OperatingSystem.LINUX)).seed(1).build();
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong woke = new AtomicLong();
+        AtomicLong waiterDone = new AtomicLong();
+        AtomicLong spinnerDone = new AtomicLong();
+        Thread waiter = sim.startThread("waiter", () -> {
+            platform.park(OsSchedulingRulesTest.class);
+            woke.set(platform.nowPicos());
+            platform.pause(100_000);
+            waiterDone.set(platform.nowPicos());
+        });
+        sim.startThread("spinner", () -> {
+            platform.pause(20_000);
+            platform.unpark(waiter);
+            platform.pause(100_000);
+            spinnerDone.set(platform.nowPicos());
+        });
+        SimulationResult result = sim.run().requireCompleted();
+
+        assertThat(woke.get()).as("preempts at its wake-up, 2.008 ms, runs after the switch").isEqualTo(2_011 * US);
+        // Then plain slices (4 ms, fresh each time on Linux), a 3 µs switch between each: waiter 4 ms,
+        // spinner 4 ms (it owes 9.99601 ms of its cut batch), waiter 4 ms, spinner 4 ms, waiter's
+        // last 2 ms, spinner's last 1.99601 ms.
+        assertThat(waiterDone.get()).isEqualTo(2_011 * US + 4 * MS + 3 * US + 4 * MS + 3 * US + 4 * MS + 3 * US
+                + 4 * MS + 3 * US + 2 * MS);
+        assertThat(spinnerDone.get()).isEqualTo(waiterDone.get() + 3 * US + 1_996_010 * NS);
+        assertThat(result.metrics().thread("spinner").preemptions()).isEqualTo(3);
     }
 
     @Test
