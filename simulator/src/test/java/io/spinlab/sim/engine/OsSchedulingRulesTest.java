@@ -92,6 +92,11 @@ class OsSchedulingRulesTest {
      * Returns {waiter's wake-up, spinner's return, waiter's return} in ps and the two threads' metrics.
      */
     private static long[] boostScenario(OperatingSystem os, ThreadMetrics[] metrics) {
+        return wakeScenario(os, 0, metrics);
+    }
+
+    /** {@link #boostScenario}, with the spinner PAUSEing {@code pausesFirst} times before it unparks. */
+    private static long[] wakeScenario(OperatingSystem os, int pausesFirst, ThreadMetrics[] metrics) {
         Simulation sim = Simulation.builder(machine(1, os)).seed(1).build();
         SimulatedPlatform platform = sim.platform();
         AtomicLong woke = new AtomicLong();
@@ -104,6 +109,9 @@ class OsSchedulingRulesTest {
             waiterDone.set(platform.nowPicos());
         });
         sim.startThread("spinner", () -> {
+            if (pausesFirst > 0) {
+                platform.pause(pausesFirst);
+            }
             platform.unpark(waiter);
             platform.pause(100_000);
             spinnerDone.set(platform.nowPicos());
@@ -209,33 +217,17 @@ class OsSchedulingRulesTest {
      */
     @Test
     void shouldPreemptTheRunningThreadWhenAWokenThreadIsFarBehindItOnLinux() {
-        Simulation sim = Simulation.builder(machine(1, OperatingSystem.LINUX)).seed(1).build();
-        SimulatedPlatform platform = sim.platform();
-        AtomicLong woke = new AtomicLong();
-        AtomicLong waiterDone = new AtomicLong();
-        AtomicLong spinnerDone = new AtomicLong();
-        Thread waiter = sim.startThread("waiter", () -> {
-            platform.park(OsSchedulingRulesTest.class);
-            woke.set(platform.nowPicos());
-            platform.pause(100_000);
-            waiterDone.set(platform.nowPicos());
-        });
-        sim.startThread("spinner", () -> {
-            platform.pause(20_000);
-            platform.unpark(waiter);
-            platform.pause(100_000);
-            spinnerDone.set(platform.nowPicos());
-        });
-        SimulationResult result = sim.run().requireCompleted();
+        ThreadMetrics[] metrics = new ThreadMetrics[2];
+        long[] times = wakeScenario(OperatingSystem.LINUX, 20_000, metrics);
 
-        assertThat(woke.get()).as("preempts at its wake-up, 2.008 ms, runs after the switch").isEqualTo(2_011 * US);
+        assertThat(times[0]).as("preempts at its wake-up, 2.008 ms, runs after the switch").isEqualTo(2_011 * US);
         // Then plain slices (4 ms, fresh each time on Linux), a 3 µs switch between each: waiter 4 ms,
         // spinner 4 ms (it owes 9.99601 ms of its cut batch), waiter 4 ms, spinner 4 ms, waiter's
         // last 2 ms, spinner's last 1.99601 ms.
-        assertThat(waiterDone.get()).isEqualTo(2_011 * US + 4 * MS + 3 * US + 4 * MS + 3 * US + 4 * MS + 3 * US
+        assertThat(times[2]).isEqualTo(2_011 * US + 4 * MS + 3 * US + 4 * MS + 3 * US + 4 * MS + 3 * US
                 + 4 * MS + 3 * US + 2 * MS);
-        assertThat(spinnerDone.get()).isEqualTo(waiterDone.get() + 3 * US + 1_996_010 * NS);
-        assertThat(result.metrics().thread("spinner").preemptions()).isEqualTo(3);
+        assertThat(times[1]).isEqualTo(times[2] + 3 * US + 1_996_010 * NS);
+        assertThat(metrics[1].preemptions()).isEqualTo(3);
     }
 
     @Test
