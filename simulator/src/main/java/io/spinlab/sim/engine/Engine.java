@@ -1127,13 +1127,25 @@ final class Engine {
         queue.add(begin, Event.RESUME, t, t.resumeToken);
     }
 
-    /** {@code t} leaves processor {@code p}; on Linux its virtual runtime grows by its time there. */
+    /**
+     * {@code t} leaves processor {@code p}; on Linux its virtual runtime grows by its time there,
+     * and the processor's minimum moves up to the least of it and the queued threads' runtimes.
+     */
     private void leaveProcessor(SimThread t, int p) {
         t.processor = -1;
         if (wakeup != null) {
             t.vruntimePicos += Math.max(0, now - t.runStartPicos);
-            wakeup.observe(p, t.vruntimePicos);
+            wakeup.observe(p, leastVruntime(p, t.vruntimePicos));
         }
+    }
+
+    /** The least of {@code vruntime} and the virtual runtimes of the threads queued on processor {@code p}. */
+    private long leastVruntime(int p, long vruntime) {
+        long least = vruntime;
+        for (int queued : scheduler.readyThreads(p)) {
+            least = Math.min(least, threads.get(queued).vruntimePicos);
+        }
+        return least;
     }
 
     /**
@@ -1146,11 +1158,7 @@ final class Engine {
         int home = rules.preferredProcessor(t.index, t.lastProcessor);
         SimThread running = threads.get(scheduler.processor(home).thread());
         long runningVruntime = running.vruntimePicos + Math.max(0, now - running.runStartPicos);
-        long least = runningVruntime;
-        for (int queued : scheduler.readyThreads(home)) {
-            least = Math.min(least, threads.get(queued).vruntimePicos);
-        }
-        wakeup.observe(home, least);
+        wakeup.observe(home, leastVruntime(home, runningVruntime));
         long base = t.hasRun ? wakeup.migrate(t.vruntimePicos, t.lastProcessor, home) : wakeup.minVruntime(home);
         t.vruntimePicos = wakeup.placeWoken(home, base);
         t.lastProcessor = home;

@@ -25,11 +25,10 @@ public final class WakeupPreemption {
      * whose queue the thread last belonged to; moving it to another processor re-bases it on that
      * processor's minimum (migrate_task_rq_fair: vruntime − old min + new min), as the kernel does.
      *
-     * Known deviation: the engine observes a processor's least runtime exactly (running and queued
-     * threads) when a thread wakes there, but when a thread leaves the processor it observes that
-     * thread's runtime alone, so the minimum can move above a queued thread that lags behind. The
-     * kernel takes the queue's leftmost into account every time. A woken thread is then placed
-     * later than CFS would place it, so the model preempts on wake-up at most as often as CFS.
+     * The engine observes a processor's least runtime (the running or leaving thread's and the
+     * queued threads') when a thread leaves it and when a thread wakes onto it; the kernel also
+     * does at every tick, which moves the minimum no further than these observations do before the
+     * next wake-up asks for it.
      */
 
     private static final long MS = 1_000_000_000L;
