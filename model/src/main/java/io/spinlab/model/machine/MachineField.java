@@ -83,7 +83,17 @@ public enum MachineField {
      * ({@code FUTEX_WAKE} on Linux, {@code SetEvent} on Windows), charged for each unpark that
      * finds its thread parked.
      */
-    WAKE_CALL_NS("wakeCallNs", Kind.NUMBER, 0, Limits.MAX_COST_NS);
+    WAKE_CALL_NS("wakeCallNs", Kind.NUMBER, 0, Limits.MAX_COST_NS),
+    /**
+     * Processor packages the physical cores are spread over, as evenly as they divide: core c of
+     * n is on socket {@code c × sockets ÷ n}; at most one per core.
+     */
+    SOCKETS("sockets", Kind.WHOLE_NUMBER, 1, Limits.MAX_PROCESSORS),
+    /**
+     * Cost of moving a cache line from a core on another socket, ns ({@code cacheLineTransferNs}
+     * is the cost within one socket); only parts with more than one socket use it.
+     */
+    CROSS_SOCKET_TRANSFER_NS("crossSocketTransferNs", Kind.NUMBER, 0, Limits.MAX_COST_NS);
 
     /*
      * Implementation notes
@@ -224,6 +234,8 @@ public enum MachineField {
             case OS -> profile.os().text();
             case SMT_SLOWDOWN -> profile.smtSlowdown();
             case WAKE_CALL_NS -> profile.wakeCallNs();
+            case SOCKETS -> profile.sockets();
+            case CROSS_SOCKET_TRANSFER_NS -> profile.crossSocketTransferNs();
         };
     }
 

@@ -60,17 +60,18 @@ public final class MachinePresets {
      * core-to-core-latency tool (github.com/nviennot/core-to-core-latency, README at commit
      * 0dddf509): i7-6700K (Skylake) 20 ns, i5-4590 (Haswell) 21 ns; Xeon E5-2695 v4 (Broadwell-EP,
      * an 18-core ring) 44 ns on one socket and 118 ns between two; EPYC 7773X (64 cores) 115 ns.
-     * A multi-socket preset charges the average over a core's peers: (local peers × 44 + remote
-     * peers × 118) / all peers, every remote socket one QPI hop away.
+     * A multi-socket preset charges 44 ns between two cores of one socket and 118 ns between
+     * sockets (MachineProfile.sockets, crossSocketTransferNs), every remote socket one QPI hop
+     * away: the 4-socket Ivy Bridge-EX links each socket to the three others directly.
      */
     /** Quad-core client ring (Skylake and Kaby Lake; Haswell measured 21 ns, Sandy Bridge-E taken as Haswell). */
     private static final double CLIENT_TRANSFER_NS = 20;
     /** Haswell client, i5-4590. */
     private static final double HASWELL_TRANSFER_NS = 21;
-    /** Two sockets of 8 cores: 7 local and 8 remote peers, (7 × 44 + 8 × 118) / 15. */
-    private static final double TWO_SOCKET_TRANSFER_NS = 83.5;
-    /** Four sockets of 12 cores: 11 local and 36 remote peers, (11 × 44 + 36 × 118) / 47. */
-    private static final double FOUR_SOCKET_TRANSFER_NS = 100.7;
+    /** Server ring within one socket, Xeon E5-2695 v4 (Broadwell-EP). */
+    private static final double SERVER_SOCKET_TRANSFER_NS = 44;
+    /** Between two sockets of the same Xeon E5-2695 v4, one QPI hop. */
+    private static final double CROSS_SOCKET_TRANSFER_NS = 118;
     /** 128 cores: the largest single-socket part measured, EPYC 7773X, 115 ns. */
     private static final double MANYCORE_TRANSFER_NS = 115;
     /** Arm what-if: Apple M1 Pro's performance cluster, 40 ns (same tool). */
@@ -111,11 +112,13 @@ public final class MachinePresets {
                     3.6, 140, 4, 8).os(OperatingSystem.WINDOWS).build(),
             part("ivybridge-e7-4x12",
                     "4-socket Ivy Bridge Xeon E7, 48 cores: lockless EventPipe reservation (runtime #50797)",
-                    2.7, 10, 48, 96).cacheLineTransferNs(FOUR_SOCKET_TRANSFER_NS)
+                    2.7, 10, 48, 96).sockets(4).cacheLineTransferNs(SERVER_SOCKET_TRANSFER_NS)
+                    .crossSocketTransferNs(CROSS_SOCKET_TRANSFER_NS)
                     .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).os(OperatingSystem.WINDOWS).build(),
             part("xeon-2s-32t",
                     "2-socket Xeon, 32 logical processors: ConcurrentQueue as global queue (coreclr #9234)",
-                    2.4, 10, 16, 32).cacheLineTransferNs(TWO_SOCKET_TRANSFER_NS).os(OperatingSystem.WINDOWS)
+                    2.4, 10, 16, 32).sockets(2).cacheLineTransferNs(SERVER_SOCKET_TRANSFER_NS)
+                    .crossSocketTransferNs(CROSS_SOCKET_TRANSFER_NS).os(OperatingSystem.WINDOWS)
                     .build(),
             part("future-pause-300",
                     "What-if: a future x86 part whose PAUSE takes 300 cycles",

@@ -37,7 +37,9 @@ import java.util.Objects;
  *       (CAS ping-pong, one way) measured on an i7-6700K by the core-to-core-latency tool
  *       (github.com/nviennot/core-to-core-latency); 21 ns on Haswell, 44 ns on an 18-core
  *       Broadwell-EP ring, 118 ns between two of its sockets. {@link MachinePresets} says which
- *       figure each preset takes.</li>
+ *       figure each preset takes. A multi-socket part charges the within-socket figure between two
+ *       cores of one socket and {@code crossSocketTransferNs} (118 ns by default, the Broadwell-EP
+ *       measurement) when the line comes from, or must be taken from, a core on another socket.</li>
  *   <li>Context switch, 3 µs: the direct cost is 1–2 µs (lmbench {@code lat_ctx}); the rest
  *       is the cache and TLB refill that follows. Estimate.</li>
  *   <li>Wake latency, 5 µs: futex wake, the IPI to an idle core and a shallow C-state exit;
@@ -133,6 +135,10 @@ import java.util.Objects;
  *                            sibling on the same core issues instructions too; 1 is no effect
  * @param wakeCallNs          what waking one blocked thread costs the waker (the system call that
  *                            makes it runnable: a futex wake, {@code SetEvent}), ns
+ * @param sockets             processor packages the physical cores are spread over, as evenly as
+ *                            they divide ({@link #socketOfCore(int)}); 1 to physicalCores
+ * @param crossSocketTransferNs moving a cache line that a core on another socket last wrote, ns;
+ *                            {@code cacheLineTransferNs} is the cost within one socket
  */
 public record MachineProfile(
         String name,
@@ -157,7 +163,9 @@ public record MachineProfile(
         double costJitterPercent,
         OperatingSystem os,
         double smtSlowdown,
-        double wakeCallNs) {
+        double wakeCallNs,
+        int sockets,
+        double crossSocketTransferNs) {
 
     /*
      * Implementation notes
@@ -210,6 +218,9 @@ public record MachineProfile(
     private static final double DEFAULT_SMT_SLOWDOWN = 1.54;
     /** A system call plus the scheduler's wake-up of one thread on another core; see the class documentation. */
     private static final double DEFAULT_WAKE_CALL_NS = 1_000;
+    private static final int DEFAULT_SOCKETS = 1;
+    /** Between two sockets of a Xeon E5-2695 v4 (core-to-core-latency tool); see the class documentation. */
+    private static final double DEFAULT_CROSS_SOCKET_TRANSFER_NS = 118;
 
     private static final int MANTISSA_BITS = 52;
     private static final long MANTISSA_MASK = (1L << MANTISSA_BITS) - 1;
@@ -250,6 +261,12 @@ public record MachineProfile(
         }
         MachineField.SMT_SLOWDOWN.checkNumber(name, smtSlowdown);
         MachineField.WAKE_CALL_NS.checkNumber(name, wakeCallNs);
+        MachineField.SOCKETS.checkWhole(name, sockets);
+        if (sockets > physicalCores) {
+            throw new IllegalArgumentException(MachineField.prefix(name) + "sockets = " + sockets
+                    + " is more than physicalCores = " + physicalCores + "; allowed 1..physicalCores");
+        }
+        MachineField.CROSS_SOCKET_TRANSFER_NS.checkNumber(name, crossSocketTransferNs);
     }
 
     /**
@@ -257,7 +274,8 @@ public record MachineProfile(
      * 3 GHz, 140-cycle PAUSE, 4 cores / 8 threads, clock read 20 ns, atomic 6.7 ns (20 cycles),
      * cache-line transfer 20 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
      * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, one cycle per bytecode, 32 bytes
-     * stored per cycle, Linux's scheduler rules, 1 µs to wake a blocked thread, no description.
+     * stored per cycle, Linux's scheduler rules, 1 µs to wake a blocked thread, one socket (118 ns
+     * between sockets when there are more), no description.
      */
     public static Builder builder(String name) {
         Builder builder = new Builder(DEFAULT_PHYSICAL_CORES, DEFAULT_LOGICAL_PROCESSORS);
@@ -282,6 +300,8 @@ public record MachineProfile(
         builder.os = DEFAULT_OS;
         builder.smtSlowdown = DEFAULT_SMT_SLOWDOWN;
         builder.wakeCallNs = DEFAULT_WAKE_CALL_NS;
+        builder.sockets = DEFAULT_SOCKETS;
+        builder.crossSocketTransferNs = DEFAULT_CROSS_SOCKET_TRANSFER_NS;
         return builder;
     }
 
@@ -309,6 +329,8 @@ public record MachineProfile(
         builder.os = os;
         builder.smtSlowdown = smtSlowdown;
         builder.wakeCallNs = wakeCallNs;
+        builder.sockets = sockets;
+        builder.crossSocketTransferNs = crossSocketTransferNs;
         return builder;
     }
 
@@ -351,6 +373,17 @@ public record MachineProfile(
     /** This profile renamed. */
     public MachineProfile withName(String newName) {
         return toBuilder().name(newName).build();
+    }
+
+    /**
+     * The socket of physical core {@code core}: {@code core × sockets ÷ physicalCores}, so each
+     * socket holds a run of consecutive cores and their counts differ by at most one.
+     */
+    public int socketOfCore(int core) {
+        if (core < 0 || core >= physicalCores) {
+            throw new IllegalArgumentException("core = " + core + " is out of range; allowed 0.." + (physicalCores - 1));
+        }
+        return (int) ((long) core * sockets / physicalCores);
     }
 
     /** Hardware threads per core (SMT): 1 without SMT, 2 with Hyper-Threading. */
@@ -493,6 +526,8 @@ public record MachineProfile(
         private OperatingSystem os;
         private double smtSlowdown;
         private double wakeCallNs;
+        private int sockets;
+        private double crossSocketTransferNs;
 
         private Builder(int physicalCores, int logicalProcessors) {
             this.physicalCores = physicalCores;
@@ -565,6 +600,18 @@ public record MachineProfile(
         /** See {@link MachineProfile#wakeCallNs()}. */
         public Builder wakeCallNs(double wakeCallNs) {
             this.wakeCallNs = wakeCallNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#sockets()}. */
+        public Builder sockets(int sockets) {
+            this.sockets = sockets;
+            return this;
+        }
+
+        /** See {@link MachineProfile#crossSocketTransferNs()}. */
+        public Builder crossSocketTransferNs(double crossSocketTransferNs) {
+            this.crossSocketTransferNs = crossSocketTransferNs;
             return this;
         }
 
@@ -680,6 +727,8 @@ public record MachineProfile(
                 case OS -> os(field.parseOs(name, value));
                 case SMT_SLOWDOWN -> smtSlowdown(field.parseNumber(name, value));
                 case WAKE_CALL_NS -> wakeCallNs(field.parseNumber(name, value));
+                case SOCKETS -> sockets(field.parseWhole(name, value));
+                case CROSS_SOCKET_TRANSFER_NS -> crossSocketTransferNs(field.parseNumber(name, value));
             };
         }
 
@@ -702,7 +751,8 @@ public record MachineProfile(
             return new MachineProfile(name, description, frequencyGhz, pauseCycles, cores, logical, clockReadNs,
                     atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
                     sleepGranularityNs, timeSliceNs, cacheLineBytes, cyclesPerBytecode,
-                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os, smtSlowdown, wakeCallNs);
+                    storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os, smtSlowdown, wakeCallNs,
+                    sockets, crossSocketTransferNs);
         }
 
         private static boolean inRange(MachineField field, int value) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,12 +73,18 @@ class MachinePresetsTest {
     }
 
     @Test
-    void shouldChargeMoreForCacheLineTransferWhenSeveralSockets() {
-        double oneSocket = MachinePresets.byName("skylake-i7-6700").cacheLineTransferNs();
+    void shouldChargeTheServerRingWithinAndOneQpiHopBetweenSocketsWhenSeveralSockets() {
+        MachineProfile twoSockets = MachinePresets.byName("xeon-2s-32t");
+        MachineProfile fourSockets = MachinePresets.byName("ivybridge-e7-4x12");
 
-        assertThat(MachinePresets.byName("xeon-2s-32t").cacheLineTransferNs()).isGreaterThan(oneSocket);
-        assertThat(MachinePresets.byName("ivybridge-e7-4x12").cacheLineTransferNs())
-                .isGreaterThan(MachinePresets.byName("xeon-2s-32t").cacheLineTransferNs());
+        assertThat(twoSockets.sockets()).isEqualTo(2);
+        assertThat(fourSockets.sockets()).isEqualTo(4);
+        for (MachineProfile server : List.of(twoSockets, fourSockets)) {
+            assertThat(server.cacheLineTransferNs()).as(server.name()).isEqualTo(44);
+            assertThat(server.crossSocketTransferNs()).as(server.name()).isEqualTo(118);
+        }
+        assertThat(MachinePresets.all().stream().filter(m -> m.sockets() > 1).map(MachineProfile::name))
+                .containsExactlyInAnyOrder("xeon-2s-32t", "ivybridge-e7-4x12");
     }
 
     @Test

@@ -43,6 +43,10 @@ class MachineProfileTest {
                 invalid("cacheLineBytes", b -> b.cacheLineBytes(100), "cacheLineBytes = 100 is not a power of two"),
                 invalid("cacheLineBytes", b -> b.cacheLineBytes(8), "cacheLineBytes = 8 is out of range"),
                 invalid("cacheLineBytes", b -> b.cacheLineBytes(1024), "cacheLineBytes = 1024 is out of range"),
+                invalid("sockets", b -> b.sockets(0), "sockets = 0 is out of range; allowed 1..4096"),
+                invalid("sockets", b -> b.physicalCores(4).sockets(5),
+                        "sockets = 5 is more than physicalCores = 4; allowed 1..physicalCores"),
+                invalid("crossSocketTransferNs", b -> b.crossSocketTransferNs(-1), "crossSocketTransferNs = -1"),
                 invalid("description", b -> b.description(null), "description is missing"),
                 invalid("description", b -> b.description("two\nlines"), "description = 'two?lines' contains"));
     }
@@ -181,6 +185,19 @@ class MachineProfileTest {
     }
 
     @Test
+    void shouldSpreadCoresOverSocketsInRunsWhenAskedForACoresSocket() {
+        MachineProfile sixOnFour = MachineProfile.builder("x").physicalCores(6).logicalProcessors(6).sockets(4).build();
+
+        // 6 cores over 4 sockets: runs of 2, 1, 2, 1 consecutive cores.
+        assertThat(java.util.stream.IntStream.range(0, 6).map(sixOnFour::socketOfCore).toArray())
+                .containsExactly(0, 0, 1, 2, 2, 3);
+        assertThat(MachinePresets.byName("ivybridge-e7-4x12").socketOfCore(47)).isEqualTo(3);
+        assertThat(SKYLAKE.socketOfCore(3)).isZero();
+        assertThatThrownBy(() -> SKYLAKE.socketOfCore(4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("core = 4 is out of range; allowed 0..3");
+    }
+
+    @Test
     void shouldListValidFieldsWhenFieldUnknown() {
         assertThatThrownBy(() -> SKYLAKE.withField("pauseCycle", "10"))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -188,7 +205,7 @@ class MachineProfileTest {
                         + "frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("timeSliceNs, cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, "
                         + "wakeJitterPercent, "
-                        + "costJitterPercent, os, smtSlowdown, wakeCallNs");
+                        + "costJitterPercent, os, smtSlowdown, wakeCallNs, sockets, crossSocketTransferNs");
     }
 
     @Test
@@ -321,6 +338,7 @@ class MachineProfileTest {
             case COST_JITTER_PERCENT -> builder.costJitterPercent(value);
             case SMT_SLOWDOWN -> builder.smtSlowdown(value);
             case WAKE_CALL_NS -> builder.wakeCallNs(value);
+            case CROSS_SOCKET_TRANSFER_NS -> builder.crossSocketTransferNs(value);
             default -> throw new IllegalArgumentException("not a number field: " + field);
         };
     }

@@ -81,6 +81,8 @@ final class MachinesCommand implements Callable<Integer> {
             node.put("os", m.os().text());
             node.put("smtSlowdown", m.smtSlowdown());
             node.put("wakeCallNs", m.wakeCallNs());
+            node.put("sockets", m.sockets());
+            node.put("crossSocketTransferNs", m.crossSocketTransferNs());
         }
         return mapper.writeValueAsString(array);
     }

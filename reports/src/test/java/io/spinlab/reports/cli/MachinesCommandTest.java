@@ -44,6 +44,7 @@ class MachinesCommandTest {
         assertThat(first.get("os").asText()).as("sandybridge-e5-1650, a published machine").isEqualTo("windows");
         assertThat(first.get("smtSlowdown").asDouble()).isEqualTo(1.54);
         assertThat(first.get("wakeCallNs").asDouble()).isEqualTo(1_000);
+        assertThat(first.get("sockets").asInt()).as("a one-socket part").isEqualTo(1);
     }
 
     @Test

@@ -51,8 +51,9 @@ import java.util.Objects;
  *       (default empty), {@code cacheLineBytes} (default 64), {@code cyclesPerBytecode}
  *       (default 1), {@code storeBytesPerCycle} (default 32), {@code wakeJitterPercent}
  *       (default 50), {@code costJitterPercent} (default 5), {@code os} (default
- *       {@code linux}), {@code smtSlowdown} (default 1.54) and {@code wakeCallNs} (default 1,000);
- *       the missing ones are listed.</li>
+ *       {@code linux}), {@code smtSlowdown} (default 1.54), {@code wakeCallNs} (default 1,000),
+ *       {@code sockets} (default 1) and {@code crossSocketTransferNs} (default 118); the missing
+ *       ones are listed.</li>
  *   <li>Whole-number fields take integer literals; number fields take any finite number;
  *       {@code name}, {@code description} and {@code base} take strings, {@code os} one of
  *       {@code windows} and {@code linux}.</li>
@@ -284,7 +285,8 @@ public final class MachineProfileFiles {
                     || field == MachineField.CYCLES_PER_BYTECODE || field == MachineField.STORE_BYTES_PER_CYCLE
                     || field == MachineField.WAKE_JITTER_PERCENT
                     || field == MachineField.COST_JITTER_PERCENT || field == MachineField.OS
-                    || field == MachineField.SMT_SLOWDOWN || field == MachineField.WAKE_CALL_NS;
+                    || field == MachineField.SMT_SLOWDOWN || field == MachineField.WAKE_CALL_NS
+                    || field == MachineField.SOCKETS || field == MachineField.CROSS_SOCKET_TRANSFER_NS;
             if (!optional && !values.containsKey(field)) {
                 missing.add(field.fieldName());
             }
@@ -293,7 +295,7 @@ public final class MachineProfileFiles {
             throw new IllegalArgumentException(source + ": missing " + String.join(", ", missing)
                     + "; a file without \"" + BASE_KEY + "\" gives every field (all but description, "
                     + "cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, costJitterPercent, "
-                    + "os, smtSlowdown and wakeCallNs), "
+                    + "os, smtSlowdown, wakeCallNs, sockets and crossSocketTransferNs), "
                     + "or starts from a "
                     + "preset with \"" + BASE_KEY + "\": one of "
                     + String.join(", ", MachinePresets.names()));

@@ -23,11 +23,16 @@ import java.util.Objects;
  *       places threads ({@code Scheduler.firstOfCore}). A line is exclusive to one core
  *       (MESI's E or M) or shared by a set of cores (S) or cached nowhere.</li>
  *   <li><b>Costs.</b> A hit costs {@value #HIT_CYCLES} cycles. A read miss costs one
- *       {@code cacheLineTransferNs} and shares the line (exclusive if no other core has it). A
- *       store or read-modify-write that does not find the line exclusive costs one transfer
- *       (fetch for ownership and invalidation of the other copies, in parallel) and leaves it
- *       exclusive. A read-modify-write and a volatile store add {@code atomicOpNs}; a store
- *       without a fence adds a hit.</li>
+ *       transfer and shares the line (exclusive if no other core has it). A store or
+ *       read-modify-write that does not find the line exclusive costs one transfer (fetch for
+ *       ownership and invalidation of the other copies, in parallel) and leaves it exclusive. A
+ *       read-modify-write and a volatile store add {@code atomicOpNs}; a store without a fence
+ *       adds a hit.</li>
+ *   <li><b>Topology.</b> A transfer costs {@code cacheLineTransferNs} within a socket and
+ *       {@code crossSocketTransferNs} between sockets ({@link MachineProfile#socketOfCore}). A
+ *       read miss is served by the nearest copy: the owner, or a sharer on the reader's socket if
+ *       there is one. A fetch for ownership waits for the farthest copy it invalidates. A line no
+ *       core holds comes at the within-socket cost (memory is not modelled apart).</li>
  *   <li><b>Serialization.</b> An exclusive access holds its line until it completes; any other
  *       access to the line that needs it from elsewhere waits for that first, so
  *       read-modify-writes on one line from many cores serialize, one transfer plus one atomic
@@ -76,6 +81,10 @@ public final class MemoryModel {
     private final int lineShift;
     private final long hitPicos;
     private final long transferPicos;
+    /** A transfer between sockets; equal to transferPicos on a one-socket part. */
+    private final long crossSocketPicos;
+    /** The socket of each core; null on a one-socket part. */
+    private final int[] socketOfCore;
     private final long atomicPicos;
     private final IdentityHashMap<Object, ObjectLines> objects = new IdentityHashMap<>();
     private Object lastObject;
@@ -101,6 +110,16 @@ public final class MemoryModel {
         this.lineShift = Integer.numberOfTrailingZeros(machine.cacheLineBytes());
         this.hitPicos = Math.max(1, machine.cyclesToPicos(HIT_CYCLES));
         this.transferPicos = MachineProfile.nanosToPicos(machine.cacheLineTransferNs());
+        if (machine.sockets() > 1) {
+            this.crossSocketPicos = MachineProfile.nanosToPicos(machine.crossSocketTransferNs());
+            this.socketOfCore = new int[cores];
+            for (int c = 0; c < cores; c++) {
+                socketOfCore[c] = machine.socketOfCore(c);
+            }
+        } else {
+            this.crossSocketPicos = transferPicos;
+            this.socketOfCore = null;
+        }
         this.atomicPicos = MachineProfile.nanosToPicos(machine.atomicOpNs());
     }
 
@@ -123,6 +142,11 @@ public final class MemoryModel {
 
     public long atomicPicos() {
         return atomicPicos;
+    }
+
+    /** A transfer between two sockets, ps; the within-socket {@link #transferPicos()} on a one-socket part. */
+    public long crossSocketPicos() {
+        return crossSocketPicos;
     }
 
     /**
@@ -184,6 +208,7 @@ public final class MemoryModel {
         long wait = Math.max(0, line.busyUntil - now);
         stallPicos += wait;
         transfers++;
+        long transfer = readTransferPicos(line, core);
         if (line.owner >= 0) {
             line.addSharer(line.owner);
             line.owner = Line.NONE;
@@ -193,7 +218,34 @@ public final class MemoryModel {
         } else {
             line.addSharer(core);
         }
-        return wait + transferPicos;
+        return wait + transfer;
+    }
+
+    /** What a read miss by {@code core} costs: from the owner, or the nearest sharer (before the line's state changes). */
+    private long readTransferPicos(Line line, int core) {
+        if (socketOfCore == null) {
+            return transferPicos;
+        }
+        int socket = socketOfCore[core];
+        if (line.owner >= 0) {
+            return socketOfCore[line.owner] == socket ? transferPicos : crossSocketPicos;
+        }
+        if (line.hasNoSharer()) {
+            return transferPicos;
+        }
+        return line.anySharer(socketOfCore, socket, true) ? transferPicos : crossSocketPicos;
+    }
+
+    /** What a fetch for ownership by {@code core} costs: the farthest copy it must take or invalidate. */
+    private long ownershipTransferPicos(Line line, int core) {
+        if (socketOfCore == null) {
+            return transferPicos;
+        }
+        int socket = socketOfCore[core];
+        if (line.owner >= 0) {
+            return socketOfCore[line.owner] == socket ? transferPicos : crossSocketPicos;
+        }
+        return line.anySharer(socketOfCore, socket, false) ? crossSocketPicos : transferPicos;
     }
 
     private long exclusive(Line line, int core, long now, long basePicos) {
@@ -205,7 +257,7 @@ public final class MemoryModel {
             transfer = 0;
         } else {
             transfers++;
-            transfer = transferPicos;
+            transfer = ownershipTransferPicos(line, core);
         }
         line.clearSharers();
         line.owner = core;
@@ -310,6 +362,21 @@ public final class MemoryModel {
                 }
             }
             return true;
+        }
+
+        /** Whether a sharer's socket is {@code socket} ({@code onSocket}) or any other ({@code !onSocket}). */
+        boolean anySharer(int[] socketOfCore, int socket, boolean onSocket) {
+            for (int w = 0; w < sharers.length; w++) {
+                long word = sharers[w];
+                while (word != 0) {
+                    int core = (w << 6) + Long.numberOfTrailingZeros(word);
+                    word &= word - 1;
+                    if ((socketOfCore[core] == socket) == onSocket) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
 
         void clearSharers() {

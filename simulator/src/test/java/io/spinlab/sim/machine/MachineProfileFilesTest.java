@@ -46,7 +46,9 @@ class MachineProfileFilesTest {
                         + "  \"costJitterPercent\" : 5,\n"
                         + "  \"os\" : \"windows\",\n"
                         + "  \"smtSlowdown\" : 1.54,\n"
-                        + "  \"wakeCallNs\" : 1000\n}\n");
+                        + "  \"wakeCallNs\" : 1000,\n"
+                        + "  \"sockets\" : 1,\n"
+                        + "  \"crossSocketTransferNs\" : 118\n}\n");
         assertThat(MachineProfileFiles.parse(json, Format.JSON)).isEqualTo(windows);
     }
 
@@ -141,7 +143,7 @@ class MachineProfileFilesTest {
                 .hasMessageStartingWith("machine file '" + file + "': unknown key 'pauseCycle'; ")
                 .hasMessageContaining("valid keys: base, name, description, frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, "
-                        + "costJitterPercent, os, smtSlowdown, wakeCallNs");
+                        + "costJitterPercent, os, smtSlowdown, wakeCallNs, sockets, crossSocketTransferNs");
     }
 
     @Test
@@ -269,7 +271,7 @@ class MachineProfileFilesTest {
     void shouldStartWithBaseWhenListingValidKeys() {
         assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes",
                 "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent", "os", "smtSlowdown",
-                "wakeCallNs").hasSize(24);
+                "wakeCallNs", "sockets", "crossSocketTransferNs").hasSize(26);
     }
 
     private static MachineProfile parseJson(String fields) {
