@@ -43,6 +43,14 @@ public final class MonitorLock {
      * Monitor.Wait releases the lock completely and re-acquires it through the same protocol, with
      * the recursion depth restored; its waiters park in the protocol's queue machinery but are
      * never entry waiters until pulsed and re-acquiring.
+     *
+     * Pulse and PulseAll wake the waiters; they do not move them to the entry queue. CoreCLR's
+     * SyncBlock::Pulse and SyncBlock::PulseAll (dotnet/coreclr src/vm/syncblk.cpp @ 0768db25)
+     * dequeue each waiter's WaitEventLink and set its wait event, one Set per waiter; the woken
+     * thread returns from Thread::Block and re-enters through the lock's ordinary entry (AwareLock),
+     * spinning and blocking again if the pulser still holds it. That is what signal() then
+     * reacquireAfterWait do here: each pulse is an unpark, and a pulsed waiter runs and competes.
+     * (HotSpot's notifyAll instead moves its waiters to the monitor's entry list unwoken.)
      */
 
     /** Spin iterations before waiting of the barging Monitor (CoreCLR {@code Monitor_SpinCount}). */

@@ -4,7 +4,6 @@ import io.spinlab.impl.lock.MonitorLock;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
-import io.spinlab.model.platform.Platform;
 import io.spinlab.model.tuning.Tuning;
 import org.junit.jupiter.api.Test;
 
@@ -33,36 +32,6 @@ class MonitorAlgorithmsInVirtualTimeTest {
     /** ~1 ms of PAUSEs on the Skylake profile (140 cycles at 4 GHz is 35 ns). */
     private static final int HOLD_PAUSES = 28_000;
     private static final long HOG_RUNS_NANOS = 300 * MS;
-
-    /** Counts each thread's unparks (the wake-ups a waiter was sent) and notes when each first parked. */
-    private static final class CountingPlatform implements Platform {
-        private final SimulatedPlatform delegate;
-        final Map<String, Integer> unparks = new HashMap<>();
-        final Map<String, Long> firstPark = new HashMap<>();
-
-        CountingPlatform(SimulatedPlatform delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override public int processorCount() { return delegate.processorCount(); }
-        @Override public long nanoTime() { return delegate.nanoTime(); }
-        @Override public void pause(int count) { delegate.pause(count); }
-        @Override public void yieldThread() { delegate.yieldThread(); }
-        @Override public void sleep(long nanos) { delegate.sleep(nanos); }
-        @Override public void park(Object blocker) {
-            firstPark.putIfAbsent(Thread.currentThread().getName(), delegate.nanoTime());
-            delegate.park(blocker);
-        }
-        @Override public void parkNanos(Object blocker, long nanos) { delegate.parkNanos(blocker, nanos); }
-        @Override public void unpark(Thread thread) {
-            if (thread != null) {
-                unparks.merge(thread.getName(), 1, Integer::sum);
-            }
-            delegate.unpark(thread);
-        }
-        @Override public Thread startThread(String name, Runnable task) { return delegate.startThread(name, task); }
-        @Override public int nextRandom(int bound) { return delegate.nextRandom(bound); }
-    }
 
     /** Virtual ns from the start at which each waiter got the lock, and the unparks each was sent by then. */
     private record Outcome(long firstAcquiredNanos, long secondAcquiredNanos, Map<String, Integer> unparksAtFirst,
