@@ -1,7 +1,9 @@
 package io.spinlab.reports.cli;
 
 import io.spinlab.sim.experiment.CalibrationResult;
+import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.HostCalibration;
+import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.machine.MachineProfileFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,6 +33,17 @@ final class CalibrateCommand implements Callable<Integer> {
             + "default: every workload).", completionCandidates = RunSpec.WorkloadNames.class)
     private List<String> workloads = new ArrayList<>();
 
+    @Option(names = "--repetitions", paramLabel = "N", defaultValue = ""
+            + HostCalibration.Settings.DEFAULT_REPETITIONS, description = "Real-thread runs per workload and tuning "
+            + "(1.." + HostCalibration.Settings.MAX_REPETITIONS + ", default ${DEFAULT-VALUE}): the score is their "
+            + "median, their range its spread.")
+    private int repetitions;
+
+    @Option(names = "--seeds", paramLabel = "N", defaultValue = "" + HostCalibration.Settings.DEFAULT_SEEDS,
+            description = "Simulated runs per workload and tuning, seeds 1..N with the host's run-to-run noise (1.."
+                    + Experiment.MAX_SEEDS + ", default ${DEFAULT-VALUE}): the score is their median.")
+    private int seeds;
+
     @Mixin
     private ProgressOptions progress;
 
@@ -48,10 +61,15 @@ final class CalibrateCommand implements Callable<Integer> {
             CliFiles.checkOutputFile("--out", out);
         }
         CliFiles.checkDistinct("--workload", workloads);
-        HostCalibration.Settings defaults = HostCalibration.Settings.defaults();
-        HostCalibration.Settings settings = workloads.isEmpty() ? defaults
-                : new HostCalibration.Settings(defaults.hardwareWindow(), defaults.simulatedWindow(),
-                        defaults.repetitions(), defaults.tunings(), workloads);
+        if (repetitions < 1 || repetitions > HostCalibration.Settings.MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--repetitions " + repetitions + " is out of range; allowed 1.."
+                    + HostCalibration.Settings.MAX_REPETITIONS);
+        }
+        if (seeds < 1 || seeds > Experiment.MAX_SEEDS) {
+            throw new IllegalArgumentException("--seeds " + seeds + " is out of range; allowed 1.." + Experiment.MAX_SEEDS);
+        }
+        HostCalibration.Settings defaults = HostCalibration.Settings.defaults().withRuns(repetitions, seeds);
+        HostCalibration.Settings settings = workloads.isEmpty() ? defaults : defaults.withWorkloads(workloads);
         CalibrationResult result;
         long points = (long) settings.workloads().size() * settings.tunings().size();
         try (Progress bar = progress.start("calibrate", points)) {
@@ -61,9 +79,12 @@ final class CalibrateCommand implements Callable<Integer> {
                 result.host().logicalProcessors());
         text.println("measured costs: " + result.costs().describe());
         text.println("instruction clock: " + result.bytecode().describe());
-        TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "simulated ops/ms");
+        text.printf(Locale.ROOT, "each score: the median of %d real-thread runs and of %d simulated seeds, with "
+                + "their range%n", settings.repetitions(), settings.seeds());
+        TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "hardware range", "simulated ops/ms",
+                "simulated range");
         result.points().forEach(p -> table.row(p.workload(), p.tuning(), ExperimentTables.score(p.hardwareScore()),
-                ExperimentTables.score(p.simulatedScore())));
+                range(p.hardware()), ExperimentTables.score(p.simulatedScore()), range(p.simulated())));
         text.print(table.render());
         for (var p : result.notMeasurable()) {
             text.println("not measurable, left out: " + p.workload() + " " + p.tuning() + ": "
@@ -71,13 +92,24 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         text.printf(Locale.ROOT, "rank correlation (Spearman) of hardware and simulated scores over %d measurable "
                 + "points: %.3f%n", result.measurable().size(), result.spearman());
-        text.printf(Locale.ROOT, "tunings ranked the same way per workload: %.0f %%%n",
-                100 * result.tuningOrderAgreement());
+        CalibrationResult.Pairs pairs = result.tuningPairs();
+        text.printf(Locale.ROOT, "tuning pairs ordered as on this host: %d of the %d whose hardware runs tell them "
+                + "apart (%s; %d pairs in all)%n", pairs.orderedAlike(), pairs.distinguishable(),
+                pairs.distinguishable() == 0 ? "none to judge" : String.format(Locale.ROOT, "%.0f %%",
+                        100 * result.tuningOrderAgreement()), pairs.measurable());
         if (out != null) {
             MachineProfileFiles.write(result.host(), out);
             text.println("wrote the profile to " + out + " (use it with --machine " + out + ")");
         }
         text.flush();
         return 0;
+    }
+
+    /** {@code min–max} of a spread's values, or {@code –} for one that failed. */
+    private static String range(Spread spread) {
+        if (Double.isNaN(spread.min()) || Double.isNaN(spread.max())) {
+            return "–";
+        }
+        return ExperimentTables.score(spread.min()) + "–" + ExperimentTables.score(spread.max());
     }
 }

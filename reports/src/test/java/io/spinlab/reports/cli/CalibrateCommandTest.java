@@ -19,14 +19,19 @@ class CalibrateCommandTest {
         StringWriter err = new StringWriter();
         Path profile = dir.resolve("host.json");
         int code = SpinlabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-                .execute("calibrate", "--workload", "mres-wait-latency", "--out", profile.toString(), "--quiet");
+                .execute("calibrate", "--workload", "mres-wait-latency", "--out", profile.toString(), "--quiet",
+                        "--repetitions", "2", "--seeds", "2");
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString())
                 .containsPattern("this machine: [0-9.]+ ns per PAUSE, " + Runtime.getRuntime().availableProcessors()
                         + " logical processors")
-                .contains("hardware ops/ms").contains("simulated ops/ms")
-                .containsPattern("mres-wait-latency +net6 +[0-9.]+ +[0-9.]+")
-                .containsPattern("mres-wait-latency +netcore2.0 +[0-9.]+ +[0-9.]+")
+                .contains("each score: the median of 2 real-thread runs and of 2 simulated seeds, with their range")
+                .contains("hardware ops/ms").contains("hardware range").contains("simulated ops/ms")
+                .contains("simulated range")
+                .containsPattern("mres-wait-latency +net6 +[0-9.]+ +[0-9.]+–[0-9.]+ +[0-9.]+ +[0-9.]+–[0-9.]+")
+                .containsPattern("mres-wait-latency +netcore2.0 +[0-9.]+ +[0-9.]+–[0-9.]+ +[0-9.]+ +[0-9.]+–[0-9.]+")
+                .containsPattern("tuning pairs ordered as on this host: [0-9] of the [0-9] whose hardware runs tell "
+                        + "them apart \\((none to judge|[0-9]+ %); [0-3] pairs in all\\)")
                 .containsPattern("instruction clock: (one bytecode costs [0-9.]+ cycles|one bytecode's cost not "
                         + "measurable).*; spinlock-throughput: [0-9.]+ ns per operation on this host")
                 .contains("rank correlation (Spearman)").contains("wrote the profile to " + profile);

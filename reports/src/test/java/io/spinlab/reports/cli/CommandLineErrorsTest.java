@@ -56,6 +56,8 @@ class CommandLineErrorsTest {
         }
         cases.add(bad("is a file, not a directory", "calibrate", "--out", file + "/host.json"));
         cases.add(bad("must end with .json", "calibrate", "--out", tmp.resolve("host.txt").toString()));
+        cases.add(bad("--seeds 0 is out of range; allowed 1..100", "calibrate", "--seeds", "0"));
+        cases.add(bad("--repetitions 101 is out of range; allowed 1..100", "calibrate", "--repetitions", "101"));
         // Benchmarks that do not exist, runs that would never end.
         cases.add(bad("no benchmark matches 'NoSuchBenchmark'", "bench", "NoSuchBenchmark"));
         cases.add(bad("no benchmark matches 'NoSuchBenchmark'", "bench", "--list", "NoSuchBenchmark"));

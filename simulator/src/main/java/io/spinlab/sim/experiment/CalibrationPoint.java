@@ -13,17 +13,30 @@ import java.util.Optional;
  * @param parameters     its parameters (the hardware run's; the simulated run differs only in its window)
  * @param tuning         the tuning, as {@code Tuning.describe()} writes it
  * @param hardwareScore  operations per ms on real threads (the median of the repetitions)
- * @param simulatedScore operations per virtual ms in the simulator; NaN if that run failed
+ * @param simulatedScore operations per virtual ms in the simulator (the median of the seeds); NaN if a
+ *                       simulated run failed
  * @param hardwareOperations  the fewest operations a hardware repetition counted in its window
- * @param simulatedOperations operations the simulated run counted; −1 if it failed
+ * @param simulatedOperations the fewest operations a simulated seed counted; −1 if a run failed
+ * @param hardware       every repetition's score, their median and range
+ * @param simulated      every seed's score, their median and range (one NaN if a run failed)
  */
 public record CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
-                               double simulatedScore, long hardwareOperations, long simulatedOperations) {
+                               double simulatedScore, long hardwareOperations, long simulatedOperations,
+                               Spread hardware, Spread simulated) {
 
     public CalibrationPoint {
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(parameters, "parameters");
         Objects.requireNonNull(tuning, "tuning");
+        Objects.requireNonNull(hardware, "hardware");
+        Objects.requireNonNull(simulated, "simulated");
+    }
+
+    /** A point from one hardware run and one simulated run. */
+    public CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
+            double simulatedScore, long hardwareOperations, long simulatedOperations) {
+        this(workload, parameters, tuning, hardwareScore, simulatedScore, hardwareOperations, simulatedOperations,
+                Spread.of(List.of(hardwareScore)), Spread.of(List.of(simulatedScore)));
     }
 
     /**

@@ -50,32 +50,55 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
     }
 
     /**
-     * The share of tuning pairs, within each workload, that the simulator orders as the host
-     * does (which of two tunings scores higher), in [0, 1]; NaN if there is no pair. Pairs
-     * whose hardware scores are within 10 % of each other are too close to call on a shared
-     * 2-processor host and are left out, as are points that are not measurable.
+     * The share of {@linkplain #tuningPairs() distinguishable tuning pairs} that the simulator
+     * orders as the host does, in [0, 1]; NaN if there is no such pair.
      */
     public double tuningOrderAgreement() {
-        int agree = 0;
-        int total = 0;
-        for (List<CalibrationPoint> all : byWorkload().values()) {
-            List<CalibrationPoint> group = all.stream().filter(p -> p.notMeasurable().isEmpty()).toList();
+        Pairs pairs = tuningPairs();
+        return pairs.distinguishable() == 0 ? Double.NaN : (double) pairs.orderedAlike() / pairs.distinguishable();
+    }
+
+    /**
+     * Tuning pairs within each workload, both points measurable: how many there are, how many the host
+     * tells apart (one tuning's hardware repetitions all above the other's, and its 95 % interval too:
+     * {@link Spread#clearlyAbove}), and how many of those the simulator orders the same way by its
+     * medians. A pair the host's own run-to-run spread cannot order is left out: no simulator could be
+     * judged on it.
+     */
+    public Pairs tuningPairs() {
+        int all = 0;
+        int distinguishable = 0;
+        int alike = 0;
+        for (List<CalibrationPoint> points : byWorkload().values()) {
+            List<CalibrationPoint> group = points.stream().filter(p -> p.notMeasurable().isEmpty()).toList();
             for (int i = 0; i < group.size(); i++) {
                 for (int j = i + 1; j < group.size(); j++) {
                     CalibrationPoint a = group.get(i);
                     CalibrationPoint b = group.get(j);
-                    if (Math.abs(Experiment.deltaPercent(a.hardwareScore(), b.hardwareScore())) < 10) {
+                    all++;
+                    int hardware = a.hardware().clearlyAbove(b.hardware()) ? 1
+                            : b.hardware().clearlyAbove(a.hardware()) ? -1 : 0;
+                    if (hardware == 0) {
                         continue;
                     }
-                    total++;
-                    if (Math.signum(a.hardwareScore() - b.hardwareScore())
-                            == Math.signum(a.simulatedScore() - b.simulatedScore())) {
-                        agree++;
+                    distinguishable++;
+                    if (hardware == Math.signum(a.simulatedScore() - b.simulatedScore())) {
+                        alike++;
                     }
                 }
             }
         }
-        return total == 0 ? Double.NaN : (double) agree / total;
+        return new Pairs(all, distinguishable, alike);
+    }
+
+    /**
+     * Counts of {@link #tuningPairs()}.
+     *
+     * @param measurable      pairs of two measurable points of one workload
+     * @param distinguishable those the host's runs tell apart beyond their spread
+     * @param orderedAlike    those the simulator orders as the host does
+     */
+    public record Pairs(int measurable, int distinguishable, int orderedAlike) {
     }
 
     /** The points that measured something on both sides (see {@link CalibrationPoint#notMeasurable()}). */

@@ -21,11 +21,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -57,32 +60,47 @@ public final class HostCalibration {
     public static final List<String> DEFAULT_TUNINGS = List.of("net6", "netcore2.0", "corert-2019-before");
 
     private static final double DEFAULT_GHZ = 3.0;
-    private static final long SEED = 1;
 
     /**
      * What a calibration runs.
      *
      * @param hardwareWindow  warm-up and window of each hardware run
      * @param simulatedWindow warm-up and window of each simulated run
-     * @param repetitions     hardware runs per point (the median counts), 1 or more
+     * @param repetitions     hardware runs per point (the median counts, the range is its spread),
+     *                        1..{@value #MAX_REPETITIONS}
+     * @param seeds           simulated runs per point, seeds 1..n with the machine's run-to-run noise on
+     *                        (the median counts), 1..{@link Experiment#MAX_SEEDS}
      * @param tunings         tunings, as {@link Tuning#parse} reads them
      * @param workloads       registry workload names
      * @param wakeSamples     wake-ups {@link HostCosts} measures
      */
-    public record Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, List<String> tunings,
-                           List<String> workloads, int wakeSamples) {
+    public record Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, int seeds,
+                           List<String> tunings, List<String> workloads, int wakeSamples) {
+
+        /** Most hardware runs per point. */
+        public static final int MAX_REPETITIONS = 100;
+        /** Hardware runs per point when not told: the "at least 5", a median and a range. */
+        public static final int DEFAULT_REPETITIONS = 5;
+        /** Simulated seeds per point when not told: as {@code reproduce}'s rows. */
+        public static final int DEFAULT_SEEDS = 3;
 
         /** Settings with the default number of wake-ups measured. */
-        public Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, List<String> tunings,
+        public Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, int seeds, List<String> tunings,
                 List<String> workloads) {
-            this(hardwareWindow, simulatedWindow, repetitions, tunings, workloads, HostCosts.DEFAULT_WAKE_SAMPLES);
+            this(hardwareWindow, simulatedWindow, repetitions, seeds, tunings, workloads,
+                    HostCosts.DEFAULT_WAKE_SAMPLES);
         }
 
         public Settings {
             Objects.requireNonNull(hardwareWindow, "hardwareWindow");
             Objects.requireNonNull(simulatedWindow, "simulatedWindow");
-            if (repetitions < 1) {
-                throw new IllegalArgumentException("repetitions = " + repetitions + "; allowed 1 or more");
+            if (repetitions < 1 || repetitions > MAX_REPETITIONS) {
+                throw new IllegalArgumentException("repetitions = " + repetitions + " is out of range; allowed 1.."
+                        + MAX_REPETITIONS);
+            }
+            if (seeds < 1 || seeds > Experiment.MAX_SEEDS) {
+                throw new IllegalArgumentException("seeds = " + seeds + " is out of range; allowed 1.."
+                        + Experiment.MAX_SEEDS);
             }
             tunings = List.copyOf(tunings);
             tunings.forEach(Tuning::parse);
@@ -90,10 +108,23 @@ public final class HostCalibration {
             workloads.forEach(Workloads::byName);
         }
 
-        /** Hardware: 5 ms warm-up, 20 ms window, 3 repetitions; simulated: 2 ms and 4 ms; every workload. */
+        /**
+         * Hardware: 5 ms warm-up, 20 ms window, 5 repetitions; simulated: 2 ms and 4 ms over 3 seeds with
+         * noise; every workload.
+         */
         public static Settings defaults() {
-            return new Settings(new Window(5_000_000, 20_000_000), new Window(2_000_000, 4_000_000), 3,
-                    DEFAULT_TUNINGS, Workloads.names());
+            return new Settings(new Window(5_000_000, 20_000_000), new Window(2_000_000, 4_000_000),
+                    DEFAULT_REPETITIONS, DEFAULT_SEEDS, DEFAULT_TUNINGS, Workloads.names());
+        }
+
+        /** These settings with {@code count} hardware runs and {@code seeds} simulated runs per point. */
+        public Settings withRuns(int count, int seedCount) {
+            return new Settings(hardwareWindow, simulatedWindow, count, seedCount, tunings, workloads, wakeSamples);
+        }
+
+        /** These settings on {@code names} only. */
+        public Settings withWorkloads(List<String> names) {
+            return new Settings(hardwareWindow, simulatedWindow, repetitions, seeds, tunings, names, wakeSamples);
         }
     }
 
@@ -224,32 +255,73 @@ public final class HostCalibration {
         BytecodeCost bytecode = BytecodeCost.measure(measured);
         MachineProfile host = withBytecodeCost(measured, bytecode);
         List<CalibrationPoint> points = new ArrayList<>();
-        for (String name : settings.workloads()) {
-            WorkloadType type = Workloads.byName(name);
-            Workload onHardware = type.create(settings.hardwareWindow().parameters());
-            Workload simulated = type.create(settings.simulatedWindow().parameters());
-            for (String tuningText : settings.tunings()) {
-                Tuning tuning = Tuning.parse(tuningText);
-                double[] scores = new double[settings.repetitions()];
-                long fewest = Long.MAX_VALUE;
-                for (int i = 0; i < scores.length; i++) {
-                    WorkloadResult result = WorkloadRunner.onHardware(onHardware, tuning);
-                    scores[i] = result.opsPerMs();
-                    fewest = Math.min(fewest, result.operations());
+        int threads = Math.max(1, Math.min(settings.seeds(), Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
+            Thread thread = new Thread(runnable, "calibrate-simulation");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            for (String name : settings.workloads()) {
+                WorkloadType type = Workloads.byName(name);
+                Workload onHardware = type.create(settings.hardwareWindow().parameters());
+                Workload simulated = type.create(settings.simulatedWindow().parameters());
+                for (String tuningText : settings.tunings()) {
+                    Tuning tuning = Tuning.parse(tuningText);
+                    List<Double> scores = new ArrayList<>();
+                    long fewest = Long.MAX_VALUE;
+                    for (int i = 0; i < settings.repetitions(); i++) {
+                        WorkloadResult result = WorkloadRunner.onHardware(onHardware, tuning);
+                        scores.add(result.opsPerMs());
+                        fewest = Math.min(fewest, result.operations());
+                    }
+                    CalibrationPoint point = simulatePoint(pool, settings.seeds(), host, simulated, tuning,
+                            name, onHardware.parameters(), Spread.of(scores), fewest);
+                    points.add(point);
+                    onPoint.accept(point);
                 }
-                Arrays.sort(scores);
-                SimulatedRun run = WorkloadRunner.simulate(simulated.name(), simulated.parameters(), tuning,
-                        Simulation.builder(host).seed(SEED).faults(Faults.none()).budgets(Experiment.ROW_BUDGETS)
-                                .memoryModel(true).noise(true));
-                boolean completed = run.simulation().completed() && run.workloadResult().isPresent();
-                double sim = completed ? run.workloadResult().get().opsPerMs() : Double.NaN;
-                long simOps = completed ? run.workloadResult().get().operations() : -1;
-                CalibrationPoint point = new CalibrationPoint(name, onHardware.parameters(), tuning.describe(),
-                        scores[scores.length / 2], sim, fewest, simOps);
-                points.add(point);
-                onPoint.accept(point);
             }
+        } finally {
+            pool.shutdownNow();
         }
         return new CalibrationResult(host, ns, points, costs, bytecode);
+    }
+
+    /**
+     * The simulated side of one point: {@code seeds} runs (seeds 1..n, noise on) at once on
+     * {@code pool}, after the hardware runs are over so that they do not share the processors.
+     */
+    private static CalibrationPoint simulatePoint(ExecutorService pool, int seeds, MachineProfile host,
+            Workload simulated, Tuning tuning, String name, String parameters, Spread hardware, long hardwareFewest)
+            throws InterruptedException {
+        List<Future<SimulatedRun>> runs = new ArrayList<>();
+        for (int seed = 1; seed <= seeds; seed++) {
+            long s = seed;
+            runs.add(pool.submit(() -> WorkloadRunner.simulate(simulated.name(), simulated.parameters(), tuning,
+                    Simulation.builder(host).seed(s).faults(Faults.none()).budgets(Experiment.ROW_BUDGETS)
+                            .memoryModel(true).noise(true))));
+        }
+        List<Double> scores = new ArrayList<>();
+        long fewest = Long.MAX_VALUE;
+        boolean failed = false;
+        for (Future<SimulatedRun> future : runs) {
+            SimulatedRun run;
+            try {
+                run = future.get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("a simulated calibration run of " + name + " under "
+                        + tuning.describe() + " threw", e.getCause());
+            }
+            if (run.simulation().completed() && run.workloadResult().isPresent()) {
+                scores.add(run.workloadResult().get().opsPerMs());
+                fewest = Math.min(fewest, run.workloadResult().get().operations());
+            } else {
+                failed = true;
+            }
+        }
+        Spread simulatedSpread = failed ? Spread.of(List.of(Double.NaN)) : Spread.of(scores);
+        return new CalibrationPoint(name, parameters, tuning.describe(), hardware.median(),
+                failed ? Double.NaN : simulatedSpread.median(), hardwareFewest, failed ? -1 : fewest, hardware,
+                simulatedSpread);
     }
 }

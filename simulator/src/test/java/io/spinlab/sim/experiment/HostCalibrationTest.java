@@ -123,6 +123,34 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldJudgeOnlyTheTuningPairsThatTheHostsRunsTellApart() {
+        HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
+        List<CalibrationPoint> points = List.of(
+                point("a", "net6", List.of(100.0, 101.0, 102.0), List.of(10.0, 11.0, 12.0)),
+                // Above net6 on every run: the simulator puts it below, a pair ordered the other way.
+                point("a", "netcore2.0", List.of(200.0, 201.0, 202.0), List.of(5.0, 6.0, 7.0)),
+                // Overlaps net6's runs: the host cannot order these two, so they are not judged.
+                point("a", "legacy", List.of(90.0, 101.5, 150.0), List.of(50.0, 50.0, 50.0)),
+                point("b", "net6", List.of(300.0, 310.0, 320.0), List.of(30.0, 31.0, 32.0)),
+                point("b", "netcore2.0", List.of(400.0, 410.0, 420.0), List.of(40.0, 41.0, 42.0)));
+        CalibrationResult result = new CalibrationResult(HostCalibration.hostProfile(20, costs), 20, points, costs);
+
+        CalibrationResult.Pairs pairs = result.tuningPairs();
+
+        // a: three pairs, netcore2.0 against net6 and against legacy told apart (legacy's 150 is
+        // below netcore2.0's 200), net6 against legacy not; b: one pair, told apart.
+        assertThat(pairs).isEqualTo(new CalibrationResult.Pairs(4, 3, 1));
+        assertThat(result.tuningOrderAgreement()).isEqualTo(1.0 / 3);
+    }
+
+    private static CalibrationPoint point(String workload, String tuning, List<Double> hardware,
+            List<Double> simulated) {
+        Spread hw = Spread.of(hardware);
+        Spread sim = Spread.of(simulated);
+        return new CalibrationPoint(workload, "", tuning, hw.median(), sim.median(), 2_000, 2_000, hw, sim);
+    }
+
+    @Test
     void shouldMeasureOrderedPercentilesOfTheWakeUp() throws InterruptedException {
         HostCosts costs = HostCosts.measure(50);
 
@@ -150,7 +178,7 @@ class HostCalibrationTest {
         // simulated ones: in one run under load (the host profile is measured, so it changes from run to
         // run) a 1 ms window counted 2 drain rounds, not measurable, which left two tied points and no rho.
         HostCalibration.Settings settings = new HostCalibration.Settings(new Window(2_000_000, 20_000_000),
-                new Window(2_000_000, 10_000_000), 1, List.of("current", "legacy"),
+                new Window(2_000_000, 10_000_000), 2, 2, List.of("current", "legacy"),
                 List.of("mres-wait-drain-rate", "spinlock-throughput"));
         List<CalibrationPoint> seen = new ArrayList<>();
 
@@ -161,6 +189,10 @@ class HostCalibrationTest {
             assertThat(p.hardwareScore()).as("operations counted on real threads: %s", p).isPositive();
             assertThat(p.simulatedScore()).as("a completed simulation that counted operations: %s", p)
                     .isPositive();
+            assertThat(p.hardware().values()).as("one score per repetition").hasSize(2);
+            assertThat(p.simulated().values()).as("one score per seed").hasSize(2);
+            assertThat(p.hardwareScore()).isEqualTo(p.hardware().median());
+            assertThat(p.simulatedScore()).isEqualTo(p.simulated().median());
         });
         assertThat(result.points()).extracting(CalibrationPoint::workload).containsExactly("mres-wait-drain-rate",
                 "mres-wait-drain-rate", "spinlock-throughput", "spinlock-throughput");
