@@ -86,6 +86,16 @@ final class CalibrateCommand implements Callable<Integer> {
         result.points().forEach(p -> table.row(p.workload(), p.tuning(), ExperimentTables.score(p.hardwareScore()),
                 range(p.hardware()), ExperimentTables.score(p.simulatedScore()), range(p.simulated())));
         text.print(table.render());
+        for (var p : result.points()) {
+            boolean hardwareLonger = !p.parameters().contains(settings.hardwareWindow().parameters());
+            boolean simulatedLonger = !p.simulatedParameters().contains(settings.simulatedWindow().parameters());
+            if (hardwareLonger || simulatedLonger) {
+                text.println("longer window (a run counted fewer than 100 operations in "
+                        + (hardwareLonger && simulatedLonger ? "both windows" : hardwareLonger ? "the real-thread window"
+                        : "the simulated window") + "): " + p.workload() + " " + p.tuning() + ": real threads "
+                        + p.parameters() + "; simulated " + p.simulatedParameters());
+            }
+        }
         for (var p : result.notMeasurable()) {
             text.println("not measurable, left out: " + p.workload() + " " + p.tuning() + ": "
                     + p.notMeasurable().orElseThrow());

@@ -10,7 +10,7 @@ import java.util.Optional;
  * profile measured for this host.
  *
  * @param workload       the workload's name
- * @param parameters     its parameters (the hardware run's; the simulated run differs only in its window)
+ * @param parameters     the hardware runs' parameters
  * @param tuning         the tuning, as {@code Tuning.describe()} writes it
  * @param hardwareScore  operations per ms on real threads (the median of the repetitions)
  * @param simulatedScore operations per virtual ms in the simulator (the median of the seeds); NaN if a
@@ -19,10 +19,12 @@ import java.util.Optional;
  * @param simulatedOperations the fewest operations a simulated seed counted; −1 if a run failed
  * @param hardware       every repetition's score, their median and range
  * @param simulated      every seed's score, their median and range (one NaN if a run failed)
+ * @param simulatedParameters the simulated runs' parameters (they differ from the hardware runs' only
+ *                       in their window)
  */
 public record CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
                                double simulatedScore, long hardwareOperations, long simulatedOperations,
-                               Spread hardware, Spread simulated) {
+                               Spread hardware, Spread simulated, String simulatedParameters) {
 
     public CalibrationPoint {
         Objects.requireNonNull(workload, "workload");
@@ -30,6 +32,15 @@ public record CalibrationPoint(String workload, String parameters, String tuning
         Objects.requireNonNull(tuning, "tuning");
         Objects.requireNonNull(hardware, "hardware");
         Objects.requireNonNull(simulated, "simulated");
+        Objects.requireNonNull(simulatedParameters, "simulatedParameters");
+    }
+
+    /** A point whose simulated runs ran with the hardware runs' parameters. */
+    public CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
+            double simulatedScore, long hardwareOperations, long simulatedOperations, Spread hardware,
+            Spread simulated) {
+        this(workload, parameters, tuning, hardwareScore, simulatedScore, hardwareOperations, simulatedOperations,
+                hardware, simulated, parameters);
     }
 
     /** A point from one hardware run and one simulated run. */

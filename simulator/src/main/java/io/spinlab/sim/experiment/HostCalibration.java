@@ -60,6 +60,10 @@ public final class HostCalibration {
     public static final List<String> DEFAULT_TUNINGS = List.of("net6", "netcore2.0", "corert-2019-before");
 
     private static final double DEFAULT_GHZ = 3.0;
+    /** How much longer each retry's window is when a side counted too few operations. */
+    private static final int WINDOW_GROWTH = 4;
+    /** Retries with a longer window, at most: 20 ms becomes 80 and then 320 ms on real threads. */
+    private static final int WINDOW_EXTENSIONS = 2;
 
     /**
      * What a calibration runs.
@@ -264,19 +268,15 @@ public final class HostCalibration {
         try {
             for (String name : settings.workloads()) {
                 WorkloadType type = Workloads.byName(name);
-                Workload onHardware = type.create(settings.hardwareWindow().parameters());
-                Workload simulated = type.create(settings.simulatedWindow().parameters());
                 for (String tuningText : settings.tunings()) {
                     Tuning tuning = Tuning.parse(tuningText);
-                    List<Double> scores = new ArrayList<>();
-                    long fewest = Long.MAX_VALUE;
-                    for (int i = 0; i < settings.repetitions(); i++) {
-                        WorkloadResult result = WorkloadRunner.onHardware(onHardware, tuning);
-                        scores.add(result.opsPerMs());
-                        fewest = Math.min(fewest, result.operations());
-                    }
-                    CalibrationPoint point = simulatePoint(pool, settings.seeds(), host, simulated, tuning,
-                            name, onHardware.parameters(), Spread.of(scores), fewest);
+                    Measured hardware = onHardware(type, settings.hardwareWindow(), settings.repetitions(), tuning);
+                    Measured simulated = simulated(pool, type, settings.simulatedWindow(), settings.seeds(), host,
+                            tuning);
+                    CalibrationPoint point = new CalibrationPoint(name, hardware.parameters(), tuning.describe(),
+                            hardware.spread().median(), simulated.failed() ? Double.NaN : simulated.spread().median(),
+                            hardware.fewest(), simulated.failed() ? -1 : simulated.fewest(), hardware.spread(),
+                            simulated.spread(), simulated.parameters());
                     points.add(point);
                     onPoint.accept(point);
                 }
@@ -287,41 +287,87 @@ public final class HostCalibration {
         return new CalibrationResult(host, ns, points, costs, bytecode);
     }
 
+    /** One side of a point: the parameters it ran with, its scores, the fewest operations a run counted. */
+    record Measured(String parameters, Spread spread, long fewest, boolean failed) {
+        boolean tooFew() {
+            return !failed && fewest < ExperimentRow.MIN_OPERATIONS;
+        }
+    }
+
+    /** The runs of one side of a point in one window. */
+    @FunctionalInterface
+    interface SideRun {
+        Measured run(Window window) throws InterruptedException;
+    }
+
     /**
-     * The simulated side of one point: {@code seeds} runs (seeds 1..n, noise on) at once on
-     * {@code pool}, after the hardware runs are over so that they do not share the processors.
+     * {@code side} in {@code first}; while a run counts fewer than {@link ExperimentRow#MIN_OPERATIONS}
+     * operations, again in a window {@value #WINDOW_GROWTH} times longer (the same warm-up), at most
+     * {@value #WINDOW_EXTENSIONS} times: the last window's runs count, measurable or not. A failed
+     * run is not retried.
      */
-    private static CalibrationPoint simulatePoint(ExecutorService pool, int seeds, MachineProfile host,
-            Workload simulated, Tuning tuning, String name, String parameters, Spread hardware, long hardwareFewest)
+    static Measured extending(Window first, SideRun side) throws InterruptedException {
+        Window window = first;
+        for (int extension = 0; ; extension++) {
+            Measured measured = side.run(window);
+            if (!measured.tooFew() || extension == WINDOW_EXTENSIONS) {
+                return measured;
+            }
+            window = new Window(window.warmupNanos(), window.measureNanos() * WINDOW_GROWTH);
+        }
+    }
+
+    /** {@code repetitions} real-thread runs, in a longer window while they count too few ({@link #extending}). */
+    private static Measured onHardware(WorkloadType type, Window first, int repetitions, Tuning tuning)
             throws InterruptedException {
-        List<Future<SimulatedRun>> runs = new ArrayList<>();
-        for (int seed = 1; seed <= seeds; seed++) {
-            long s = seed;
-            runs.add(pool.submit(() -> WorkloadRunner.simulate(simulated.name(), simulated.parameters(), tuning,
-                    Simulation.builder(host).seed(s).faults(Faults.none()).budgets(Experiment.ROW_BUDGETS)
-                            .memoryModel(true).noise(true))));
-        }
-        List<Double> scores = new ArrayList<>();
-        long fewest = Long.MAX_VALUE;
-        boolean failed = false;
-        for (Future<SimulatedRun> future : runs) {
-            SimulatedRun run;
-            try {
-                run = future.get();
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("a simulated calibration run of " + name + " under "
-                        + tuning.describe() + " threw", e.getCause());
+        return extending(first, window -> {
+            Workload workload = type.create(window.parameters());
+            List<Double> scores = new ArrayList<>();
+            long fewest = Long.MAX_VALUE;
+            for (int i = 0; i < repetitions; i++) {
+                WorkloadResult result = WorkloadRunner.onHardware(workload, tuning);
+                scores.add(result.opsPerMs());
+                fewest = Math.min(fewest, result.operations());
             }
-            if (run.simulation().completed() && run.workloadResult().isPresent()) {
-                scores.add(run.workloadResult().get().opsPerMs());
-                fewest = Math.min(fewest, run.workloadResult().get().operations());
-            } else {
-                failed = true;
+            return new Measured(workload.parameters(), Spread.of(scores), fewest, false);
+        });
+    }
+
+    /**
+     * {@code seeds} simulated runs (seeds 1..n, noise on) at once on {@code pool}, after the real-thread
+     * runs of the point are over so that they never share the processors; extended like {@link #onHardware}.
+     */
+    private static Measured simulated(ExecutorService pool, WorkloadType type, Window first, int seeds,
+            MachineProfile host, Tuning tuning) throws InterruptedException {
+        return extending(first, window -> {
+            Workload workload = type.create(window.parameters());
+            List<Future<SimulatedRun>> runs = new ArrayList<>();
+            for (int seed = 1; seed <= seeds; seed++) {
+                long s = seed;
+                runs.add(pool.submit(() -> WorkloadRunner.simulate(workload.name(), workload.parameters(), tuning,
+                        Simulation.builder(host).seed(s).faults(Faults.none()).budgets(Experiment.ROW_BUDGETS)
+                                .memoryModel(true).noise(true))));
             }
-        }
-        Spread simulatedSpread = failed ? Spread.of(List.of(Double.NaN)) : Spread.of(scores);
-        return new CalibrationPoint(name, parameters, tuning.describe(), hardware.median(),
-                failed ? Double.NaN : simulatedSpread.median(), hardwareFewest, failed ? -1 : fewest, hardware,
-                simulatedSpread);
+            List<Double> scores = new ArrayList<>();
+            long fewest = Long.MAX_VALUE;
+            boolean failed = false;
+            for (Future<SimulatedRun> future : runs) {
+                SimulatedRun run;
+                try {
+                    run = future.get();
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("a simulated calibration run of " + workload.name() + " under "
+                            + tuning.describe() + " threw", e.getCause());
+                }
+                if (run.simulation().completed() && run.workloadResult().isPresent()) {
+                    scores.add(run.workloadResult().get().opsPerMs());
+                    fewest = Math.min(fewest, run.workloadResult().get().operations());
+                } else {
+                    failed = true;
+                }
+            }
+            return failed ? new Measured(workload.parameters(), Spread.of(List.of(Double.NaN)), -1, true)
+                    : new Measured(workload.parameters(), Spread.of(scores), fewest, false);
+        });
     }
 }

@@ -123,6 +123,41 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldLengthenTheWindowFourfoldAtMostTwiceWhileARunCountsTooFew() throws InterruptedException {
+        List<Long> windows = new ArrayList<>();
+        // A side that counts one operation per 100 µs of window: 10 in 1 ms, 40 in 4 ms, 160 in 16 ms.
+        HostCalibration.Measured slow = HostCalibration.extending(new Window(500_000, 1_000_000), window -> {
+            windows.add(window.measureNanos());
+            return new HostCalibration.Measured(window.parameters(), Spread.of(List.of(1.0)),
+                    window.measureNanos() / 100_000, false);
+        });
+        assertThat(windows).containsExactly(1_000_000L, 4_000_000L, 16_000_000L);
+        assertThat(slow.parameters()).isEqualTo("warmup=500us,window=16ms");
+        assertThat(slow.fewest()).isEqualTo(160);
+
+        windows.clear();
+        // One per ms: still too few after two extensions; the last window's runs are what counts.
+        HostCalibration.Measured starved = HostCalibration.extending(new Window(0, 1_000_000), window -> {
+            windows.add(window.measureNanos());
+            return new HostCalibration.Measured(window.parameters(), Spread.of(List.of(1.0)),
+                    window.measureNanos() / 1_000_000, false);
+        });
+        assertThat(windows).containsExactly(1_000_000L, 4_000_000L, 16_000_000L);
+        assertThat(starved.fewest()).isEqualTo(16);
+
+        windows.clear();
+        // Enough at once, or a failed run: the first window stands.
+        for (boolean failed : new boolean[] {false, true}) {
+            HostCalibration.extending(new Window(0, 1_000_000), window -> {
+                windows.add(window.measureNanos());
+                return new HostCalibration.Measured(window.parameters(), Spread.of(List.of(1.0)), failed ? -1 : 100,
+                        failed);
+            });
+        }
+        assertThat(windows).containsExactly(1_000_000L, 1_000_000L);
+    }
+
+    @Test
     void shouldJudgeOnlyTheTuningPairsThatTheHostsRunsTellApart() {
         HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
         List<CalibrationPoint> points = List.of(
