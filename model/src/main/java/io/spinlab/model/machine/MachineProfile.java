@@ -494,7 +494,10 @@ public record MachineProfile(
      * the starting profile: from a 4-core, 8-thread part, {@code logicalProcessors(16)} gives
      * 8 cores and {@code physicalCores(6)} gives 12 threads. A logical count that is not a
      * multiple of the threads per core gets one thread per core ({@code logicalProcessors(5)}
-     * gives 5 cores, 5 threads). This is what a sweep over "the processor count" means.
+     * gives 5 cores, 5 threads). This is what a sweep over "the processor count" means. A layout
+     * change keeps the starting profile's sockets while there are at least as many cores, and gives
+     * one socket per core below that (a 4-socket part swept to 2 processors has 2 sockets); sockets
+     * set explicitly are kept, and more of them than cores is an error.
      *
      * <p>Not thread-safe; a builder may be reused after {@link #build()}.
      */
@@ -502,6 +505,7 @@ public record MachineProfile(
         private final int startThreadsPerCore;
         private boolean physicalCoresSet;
         private boolean logicalProcessorsSet;
+        private boolean socketsSet;
 
         private String name;
         private String description;
@@ -606,6 +610,7 @@ public record MachineProfile(
         /** See {@link MachineProfile#sockets()}. */
         public Builder sockets(int sockets) {
             this.sockets = sockets;
+            this.socketsSet = true;
             return this;
         }
 
@@ -748,11 +753,15 @@ public record MachineProfile(
                 }
                 logical = (int) derived;
             }
+            int socketCount = sockets;
+            if ((physicalCoresSet || logicalProcessorsSet) && !socketsSet && socketCount > cores && cores >= 1) {
+                socketCount = cores; // a layout sweep below the socket count: one socket per core
+            }
             return new MachineProfile(name, description, frequencyGhz, pauseCycles, cores, logical, clockReadNs,
                     atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
                     sleepGranularityNs, timeSliceNs, cacheLineBytes, cyclesPerBytecode,
                     storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os, smtSlowdown, wakeCallNs,
-                    sockets, crossSocketTransferNs);
+                    socketCount, crossSocketTransferNs);
         }
 
         private static boolean inRange(MachineField field, int value) {

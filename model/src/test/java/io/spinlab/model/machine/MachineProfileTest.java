@@ -198,6 +198,19 @@ class MachineProfileTest {
     }
 
     @Test
+    void shouldGiveOneSocketPerCoreWhenALayoutSweepGoesBelowTheSocketCount() {
+        MachineProfile fourSockets = MachinePresets.byName("ivybridge-e7-4x12");
+
+        assertThat(fourSockets.withProcessors(2, 2).sockets()).isEqualTo(2);
+        assertThat(fourSockets.withLogicalProcessors(1).sockets()).isEqualTo(1);
+        assertThat(fourSockets.withProcessors(8, 16).sockets()).as("enough cores: kept").isEqualTo(4);
+        assertThat(fourSockets.withField("pauseCycles", "140").sockets()).isEqualTo(4);
+        assertThatThrownBy(() -> fourSockets.toBuilder().physicalCores(2).logicalProcessors(2).sockets(4).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sockets = 4 is more than physicalCores = 2");
+    }
+
+    @Test
     void shouldListValidFieldsWhenFieldUnknown() {
         assertThatThrownBy(() -> SKYLAKE.withField("pauseCycle", "10"))
                 .isInstanceOf(IllegalArgumentException.class)
