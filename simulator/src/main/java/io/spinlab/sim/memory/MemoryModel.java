@@ -226,14 +226,10 @@ public final class MemoryModel {
         if (socketOfCore == null) {
             return transferPicos;
         }
-        int socket = socketOfCore[core];
-        if (line.owner >= 0) {
-            return socketOfCore[line.owner] == socket ? transferPicos : crossSocketPicos;
+        if (line.owner >= 0 || line.hasNoSharer()) {
+            return fromOwner(line, core);
         }
-        if (line.hasNoSharer()) {
-            return transferPicos;
-        }
-        return line.anySharer(socketOfCore, socket, true) ? transferPicos : crossSocketPicos;
+        return line.anySharer(socketOfCore, socketOfCore[core], true) ? transferPicos : crossSocketPicos;
     }
 
     /** What a fetch for ownership by {@code core} costs: the farthest copy it must take or invalidate. */
@@ -241,11 +237,15 @@ public final class MemoryModel {
         if (socketOfCore == null) {
             return transferPicos;
         }
-        int socket = socketOfCore[core];
         if (line.owner >= 0) {
-            return socketOfCore[line.owner] == socket ? transferPicos : crossSocketPicos;
+            return fromOwner(line, core);
         }
-        return line.anySharer(socketOfCore, socket, false) ? crossSocketPicos : transferPicos;
+        return line.anySharer(socketOfCore, socketOfCore[core], false) ? crossSocketPicos : transferPicos;
+    }
+
+    /** From the line's owner, or at the within-socket cost when no core holds it (memory). */
+    private long fromOwner(Line line, int core) {
+        return line.owner < 0 || socketOfCore[line.owner] == socketOfCore[core] ? transferPicos : crossSocketPicos;
     }
 
     private long exclusive(Line line, int core, long now, long basePicos) {
