@@ -194,9 +194,6 @@ final class Engine {
                 costs.timeSlicePicos());
         this.rules = SchedulingRules.of(machine.os(), scheduler);
         this.wakeup = rules.preemptsOnWakeup() ? new WakeupPreemption(scheduler.processorCount()) : null;
-        if (wakeup != null) {
-            scheduler.orderBy(this::queuedVruntime); // CFS: the leftmost (least virtual runtime) runs next
-        }
         this.wakePreemptPending = new boolean[scheduler.processorCount()];
         this.instructions = new InstructionClock(machine, costs, scheduler, threads);
         this.faults = faults;
@@ -1142,20 +1139,11 @@ final class Engine {
         }
     }
 
-    /**
-     * Queued thread {@code index}'s virtual runtime as processor {@code p} would run it: re-based from
-     * the processor it last ran on, or {@code p}'s minimum for a thread that never ran (no start debit).
-     */
-    private long queuedVruntime(int index, int p) {
-        SimThread t = threads.get(index);
-        return t.hasRun ? wakeup.migrate(t.vruntimePicos, t.lastProcessor, p) : wakeup.minVruntime(p);
-    }
-
     /** The least of {@code vruntime} and the virtual runtimes of the threads queued on processor {@code p}. */
     private long leastVruntime(int p, long vruntime) {
         long least = vruntime;
         for (int queued : scheduler.readyThreads(p)) {
-            least = Math.min(least, queuedVruntime(queued, p));
+            least = Math.min(least, threads.get(queued).vruntimePicos);
         }
         return least;
     }
@@ -1163,8 +1151,8 @@ final class Engine {
     /**
      * Linux, no processor idle: woken thread {@code t} is placed on its preferred processor's queue
      * by {@link WakeupPreemption}; if it lies more than the wake-up granularity behind the running
-     * thread there, it preempts that thread at once (a PAUSE batch in progress is cut short), else it
-     * waits in the queue, which runs its least virtual runtime first.
+     * thread there, it goes first in the queue and preempts that thread at once (a PAUSE batch in
+     * progress is cut short), else it waits at the end of the queue.
      */
     private void placeWokenOnLinux(SimThread t) {
         int home = rules.preferredProcessor(t.index, t.lastProcessor);

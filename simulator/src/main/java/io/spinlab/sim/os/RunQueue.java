@@ -52,32 +52,6 @@ public final class RunQueue {
         return index;
     }
 
-    /**
-     * Removes and returns the thread with the least {@code key} (the first of equal ones), or -1
-     * when empty.
-     */
-    public int pollLeast(java.util.function.IntToLongFunction key) {
-        if (size == 0) {
-            return -1;
-        }
-        int best = 0;
-        long bestKey = key.applyAsLong(items[head]);
-        for (int i = 1; i < size; i++) {
-            long k = key.applyAsLong(items[(head + i) & (items.length - 1)]);
-            if (k < bestKey) {
-                best = i;
-                bestKey = k;
-            }
-        }
-        int index = items[(head + best) & (items.length - 1)];
-        for (int j = best; j > 0; j--) {
-            items[(head + j) & (items.length - 1)] = items[(head + j - 1) & (items.length - 1)];
-        }
-        head = (head + 1) & (items.length - 1);
-        size--;
-        return index;
-    }
-
     /** Removes thread {@code index} if queued; returns whether it was. */
     public boolean remove(int index) {
         for (int i = 0; i < size; i++) {

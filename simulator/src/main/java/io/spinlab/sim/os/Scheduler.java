@@ -13,8 +13,7 @@ import java.util.List;
  * <ul>
  *   <li>A ready thread waits on one processor's queue, in two priority levels: threads whose
  *       wait just ended with a boost ({@code boosted}) ahead of the rest, each level first in
- *       first out; or, with an {@linkplain #orderBy order} (Linux: virtual runtime), the plain
- *       level's least key first, ties first in first out.</li>
+ *       first out.</li>
  *   <li>A processor that frees takes the first thread of its own queue; with its own queue empty
  *       it takes one from another processor's queue ({@link #pollForIdle}), as both Windows'
  *       idle processors and Linux's idle balancing do; with none anywhere it idles.</li>
@@ -50,15 +49,6 @@ public final class Scheduler {
     private final int threadsPerCore;
     private int idleCount;
     private int readyCount;
-    /** The plain level's order, or null for first in first out. */
-    private ReadyOrder order;
-
-    /** A key for a ready thread on a processor's queue: the least runs first (CFS's leftmost). */
-    @FunctionalInterface
-    public interface ReadyOrder {
-        /** The key of thread {@code threadIndex} on processor {@code processor}'s queue. */
-        long key(int threadIndex, int processor);
-    }
 
     /**
      * @param processorCount logical processors, at least 1, one per core
@@ -102,19 +92,6 @@ public final class Scheduler {
 
     public int processorCount() {
         return processors.length;
-    }
-
-    /**
-     * Orders each processor's plain ready queue by {@code order}: the thread a processor takes from
-     * it, its own or another's, is the one with the least key there. Boosted threads still come first.
-     */
-    public void orderBy(ReadyOrder order) {
-        this.order = order;
-    }
-
-    /** The next thread of processor {@code q}'s plain queue: its first, or its least key under an order. */
-    private int pollPlain(int q) {
-        return order == null ? ready[q].poll() : ready[q].pollLeast(index -> order.key(index, q));
     }
 
     public Processor processor(int index) {
@@ -225,7 +202,7 @@ public final class Scheduler {
     public int pollLocal(int processor) {
         int index = readyBoosted[processor].poll();
         if (index < 0) {
-            index = pollPlain(processor);
+            index = ready[processor].poll();
         }
         if (index >= 0) {
             readyCount--;
@@ -235,8 +212,8 @@ public final class Scheduler {
 
     /**
      * The thread {@code processor} runs next when it would otherwise idle: its own first, else a
-     * boosted thread from the first queue after it that has one, else the next thread of the
-     * fullest queue (ties: the first after it), by that queue's order; -1 when nobody is ready.
+     * boosted thread from the first queue after it that has one, else the first thread of the
+     * fullest queue (ties: the first after it); -1 when nobody is ready.
      */
     public int pollForIdle(int processor) {
         int local = pollLocal(processor);
@@ -260,7 +237,7 @@ public final class Scheduler {
         }
         assert fullest >= 0 : this;
         readyCount--;
-        return pollPlain(fullest);
+        return ready[fullest].poll();
     }
 
     /** Removes a thread from whichever ready queue holds it, if any. */

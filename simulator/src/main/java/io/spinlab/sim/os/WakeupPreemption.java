@@ -12,11 +12,10 @@ package io.spinlab.sim.os;
  * <p>The kernel's defaults, scaled by {@code 1 + log2(min(processors, 8))} (SCHED_TUNABLESCALING_LOG,
  * {@code get_update_sysctl_factor}): {@code sysctl_sched_latency} 6 ms and
  * {@code sysctl_sched_wakeup_granularity} 1 ms, so 24 ms and 4 ms on 8 processors or more, 6 ms and
- * 1 ms on one. The run queues are ordered by virtual runtime ({@code Scheduler.orderBy}: the least
- * runs next, as CFS picks its leftmost). Not modelled: a new thread's start debit (a new thread
- * queues at the processor's minimum and never preempts on start), the buddy heuristics, the slice's
- * division among the runnable threads (slices stay the profile's), and EEVDF, which replaced this
- * rule in Linux 6.6. State only: the engine decides when to ask.
+ * 1 ms on one. Not modelled: the run queue's order by virtual runtime (the simulator's queues stay
+ * first in first out), a new thread's start debit (new threads never preempt on start), the buddy
+ * heuristics, and EEVDF, which replaced this rule in Linux 6.6. State only: the engine decides when
+ * to ask.
  */
 public final class WakeupPreemption {
     /*

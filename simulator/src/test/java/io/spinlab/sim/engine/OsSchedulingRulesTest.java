@@ -230,39 +230,6 @@ class OsSchedulingRulesTest {
         assertThat(metrics[1].preemptions()).isEqualTo(3);
     }
 
-    /**
-     * One processor, three threads that each PAUSE 10 ms in all: "a" and "b" in one batch, "w" 3.5 ms,
-     * then a 100 µs timed park, then the rest. Returns when w ran again after its park, in ps.
-     */
-    private static long wokenBehindTheQueue(OperatingSystem os) {
-        Simulation sim = Simulation.builder(machine(1, os)).seed(1).build();
-        SimulatedPlatform platform = sim.platform();
-        AtomicLong back = new AtomicLong();
-        sim.startThread("a", () -> platform.pause(100_000));
-        sim.startThread("b", () -> platform.pause(100_000));
-        sim.startThread("w", () -> {
-            platform.pause(35_000);
-            platform.parkNanos(OsSchedulingRulesTest.class, 100_000);
-            back.set(platform.nowPicos());
-            platform.pause(65_000);
-        });
-        sim.run().requireCompleted();
-        return back.get();
-    }
-
-    @Test
-    void shouldRunTheLeastVirtualRuntimeFirstWhenAWokenThreadQueuesOnLinux() {
-        // a runs 0–4 ms, b 4.003–8.003, w 8.006–11.506 (3.5 ms, then it parks), a again from 11.509.
-        // w wakes at 11.611 ms (100 µs + the 5 µs wake latency). Its virtual runtime, 3.5 ms, lies
-        // 0.602 ms behind the running a's (4.102 ms): within the 1 ms granularity, so it queues
-        // without preempting. CFS's queue is ordered by virtual runtime: w (3.5 ms) runs before b
-        // (4 ms) when a's slice ends at 15.509 ms, after a 3 µs switch.
-        assertThat(wokenBehindTheQueue(OperatingSystem.LINUX)).isEqualTo(15_512 * US);
-        // Windows: a wait that timed out gets no boost, and an equal priority's queue is first in first
-        // out: b runs 15.512–19.512 ms first, then w. (Linux's ordering made the same difference.)
-        assertThat(wokenBehindTheQueue(OperatingSystem.WINDOWS)).isEqualTo(19_515 * US);
-    }
-
     @Test
     void shouldPreferAWholeIdleCoreWhenPlacingAThreadOnAnSmtPart() {
         for (OperatingSystem os : OperatingSystem.values()) {

@@ -128,46 +128,4 @@ class SchedulerTest {
         assertThat(scheduler.lowestIdleCoreProcessor()).isEqualTo(-1);
         assertThat(scheduler.lowestIdleProcessor()).isZero();
     }
-
-    @Test
-    void shouldTakeTheLeastKeyFirstAndTiesInQueueOrderWhenOrdered() {
-        Scheduler scheduler = new Scheduler(2, 1_000);
-        long[] keys = {50, 10, 30, 10, 70, 5};
-        scheduler.orderBy((thread, processor) -> keys[thread] + (processor == 1 ? 1 : 0));
-        scheduler.occupy(0, 99, 0);
-        scheduler.occupy(1, 98, 0);
-        for (int thread = 0; thread < 5; thread++) {
-            scheduler.enqueue(thread, 0, false, false);
-        }
-        scheduler.enqueue(5, 0, true, false); // boosted: ahead of any order
-
-        assertThat(scheduler.pollLocal(0)).isEqualTo(5);
-        assertThat(scheduler.pollLocal(0)).as("least key, the first of two tens").isEqualTo(1);
-        assertThat(scheduler.pollLocal(0)).isEqualTo(3);
-        assertThat(scheduler.pollForIdle(1)).as("a steal takes the least key of the fullest queue").isEqualTo(2);
-        assertThat(scheduler.readyThreads(0)).containsExactly(0, 4);
-        assertThat(scheduler.pollLocal(0)).isEqualTo(0);
-        assertThat(scheduler.pollLocal(0)).isEqualTo(4);
-        assertThat(scheduler.pollLocal(0)).isEqualTo(-1);
-        assertThat(scheduler.readyCount()).isZero();
-    }
-
-    @Test
-    void shouldKeepTheRingInOrderWhenTheLeastIsTakenFromTheMiddleAfterWrapping() {
-        RunQueue queue = new RunQueue();
-        for (int i = 0; i < 12; i++) {
-            queue.add(i);
-        }
-        for (int i = 0; i < 12; i++) {
-            queue.poll(); // the head walks to index 12 of 16
-        }
-        for (int i = 20; i < 28; i++) {
-            queue.add(i); // wraps round the end of the ring
-        }
-
-        assertThat(queue.pollLeast(index -> index == 25 ? 0 : index)).isEqualTo(25);
-        assertThat(queue.toArray()).containsExactly(20, 21, 22, 23, 24, 26, 27);
-        assertThat(queue.pollLeast(index -> 7)).as("all equal: the first").isEqualTo(20);
-        assertThat(new RunQueue().pollLeast(index -> 0)).isEqualTo(-1);
-    }
 }
