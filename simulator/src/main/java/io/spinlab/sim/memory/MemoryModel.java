@@ -37,6 +37,11 @@ import java.util.Objects;
  *       access to the line that needs it from elsewhere waits for that first, so
  *       read-modify-writes on one line from many cores serialize, one transfer plus one atomic
  *       operation each.</li>
+ *   <li><b>Handover.</b> A core keeps a line it holds until another core's request for it
+ *       completes: meanwhile its own accesses that need no more than it held (any access by the
+ *       owner, a read by a sharer) hit. So an owner finishes a few local operations while a
+ *       remote request is on its way (as many as fit in one transfer), and the requester's
+ *       access, which the engine performs when its transfer completes, sees them.</li>
  * </ul>
  *
  * <p>Deterministic: a pure function of the sequence of calls. Not thread-safe; one per run.
@@ -59,10 +64,24 @@ public final class MemoryModel {
      * classes still matter: they keep hot fields of one object on different lines.
      *
      * Timing: the engine charges the cost returned here to the accessing thread and performs
-     * the access when that time has passed; the line's state changes at the request, and
+     * the access when that time has passed; the line's recorded state changes at the request, and
      * `busyUntil` records when an exclusive access completes, so a later request that needs
      * the line from elsewhere starts no earlier. Reads share a line and do not extend
      * busyUntil: concurrent read misses overlap, as they do on a real interconnect.
+     *
+     * Handover: on hardware the holder of a line loses it when the request's snoop reaches it,
+     * somewhere inside the requester's miss latency; until then it reads and writes its copy.
+     * Before the handover rule the model took the line away at the request itself, so an owner
+     * that touched its line again a few nanoseconds after a remote request paid a whole transfer
+     * back and queued behind the requester: every contended operation was a ping-pong. The rule
+     * keeps the holders of the state before the oldest request in flight (`priorOwner`,
+     * `priorSharers`) until that request completes (`handoverAt`), which is also the moment the
+     * engine reads or writes the requester's value, so the value a requester sees and the moment
+     * the line moves are one: nothing the old owner writes inside the window is lost or hidden.
+     * Taking the end of the latency rather than a point inside it adds no constant; it is the
+     * upper bound of the owner's window, as the old rule was the lower. A request that arrives
+     * while an earlier one is in flight leaves the window as it is (the old holders lose the line
+     * at the first request's end).
      *
      * Why not a full MESI/MOESI protocol with write-backs and directories: the published
      * effects this model must show (CAS contention, false sharing, a spinning reader that
@@ -166,6 +185,9 @@ public final class MemoryModel {
         lastLineIndex = index;
         Line line = target.line(index, this);
         int core = coreOf(processor);
+        if (nowPicos < line.handoverAt && line.heldBefore(core, kind != AccessKind.READ)) {
+            return hitBeforeHandover(kind);
+        }
         return switch (kind) {
             case READ -> read(line, core, nowPicos);
             case WRITE -> {
@@ -199,6 +221,28 @@ public final class MemoryModel {
                 objects.size(), lineCount);
     }
 
+    /**
+     * An access by a core that held the line, with what the access needs, before another core's
+     * request still in flight: it completes locally, as on hardware, where the holder keeps the
+     * line until the request reaches it; the state the request leaves is unchanged.
+     */
+    private long hitBeforeHandover(AccessKind kind) {
+        hits++;
+        switch (kind) {
+            case READ -> {
+                reads++;
+                return hitPicos;
+            }
+            case WRITE -> {
+                writes++;
+                return hitPicos;
+            }
+            case VOLATILE_WRITE -> volatileWrites++;
+            case READ_MODIFY_WRITE -> readModifyWrites++;
+        }
+        return atomicPicos;
+    }
+
     private long read(Line line, int core, long now) {
         reads++;
         if (line.owner == core || line.isSharer(core)) {
@@ -209,6 +253,7 @@ public final class MemoryModel {
         stallPicos += wait;
         transfers++;
         long transfer = readTransferPicos(line, core);
+        line.beginHandover(now, now + wait + transfer);
         if (line.owner >= 0) {
             line.addSharer(line.owner);
             line.owner = Line.NONE;
@@ -258,6 +303,7 @@ public final class MemoryModel {
         } else {
             transfers++;
             transfer = ownershipTransferPicos(line, core);
+            line.beginHandover(now, now + wait + transfer);
         }
         line.clearSharers();
         line.owner = core;
@@ -332,9 +378,43 @@ public final class MemoryModel {
         final long[] sharers;
         /** When the last exclusive access to the line completes. */
         long busyUntil;
+        /**
+         * Until when the cores that held the line before the oldest request still in flight keep
+         * it ({@link #priorOwner}, {@link #priorSharers}): that request's transfer completes then.
+         */
+        long handoverAt;
+        /** The owner before the request in flight, or NONE. */
+        int priorOwner = NONE;
+        /** The sharers before the request in flight; allocated at the first handover. */
+        long[] priorSharers;
 
         Line(int words) {
             this.sharers = new long[words];
+        }
+
+        /**
+         * A request that moves the line arrives at {@code now} and completes at {@code done}: the
+         * present holders keep it until then, unless an earlier request is still in flight (its
+         * holders and its end stand).
+         */
+        void beginHandover(long now, long done) {
+            if (now < handoverAt) {
+                return;
+            }
+            if (priorSharers == null) {
+                priorSharers = new long[sharers.length];
+            }
+            priorOwner = owner;
+            System.arraycopy(sharers, 0, priorSharers, 0, sharers.length);
+            handoverAt = done;
+        }
+
+        /** Whether {@code core} held the line before the request in flight: owned it, or shared it for a read. */
+        boolean heldBefore(int core, boolean exclusive) {
+            if (priorOwner == core) {
+                return true;
+            }
+            return !exclusive && priorOwner == NONE && (priorSharers[core >>> 6] & (1L << core)) != 0;
         }
 
         boolean isSharer(int core) {

@@ -1,0 +1,84 @@
+package io.spinlab.sim.memory;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import org.junit.jupiter.api.Test;
+
+import static io.spinlab.sim.memory.AccessKind.READ;
+import static io.spinlab.sim.memory.AccessKind.READ_MODIFY_WRITE;
+import static io.spinlab.sim.memory.AccessKind.VOLATILE_WRITE;
+import static io.spinlab.sim.memory.AccessKind.WRITE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Exact costs of the handover rule on the Skylake preset (a 20 ns transfer): the cores that held a
+ * line before another core's request keep what they held until that request's transfer completes.
+ * Processors 0, 2, 4 and 6 are on cores 0–3.
+ */
+class LineHandoverTest {
+
+    private static final MachineProfile SKYLAKE = MachinePresets.byName("skylake-i7-6700");
+
+    private final MemoryModel model = new MemoryModel(SKYLAKE);
+    private final long hit = model.hitPicos();
+    private final long transfer = model.transferPicos();
+    private final long atomic = model.atomicPicos();
+    private final Object object = new Object();
+
+    @Test
+    void shouldLetTheOwnerCompleteLocalOperationsWhileARemoteReadIsInFlight() {
+        model.access(0, object, 12, READ_MODIFY_WRITE, 0);
+        assertThat(model.access(2, object, 12, READ, 1_000_000)).isEqualTo(transfer);
+
+        // Inside the read's transfer (1,000,000..1,020,000 ps) the owner still has the line.
+        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_005_000)).isEqualTo(atomic);
+        assertThat(model.access(0, object, 12, WRITE, 1_010_000)).isEqualTo(hit);
+        assertThat(model.access(0, object, 12, READ, 1_015_000)).isEqualTo(hit);
+        // From its end the line is shared: the old owner must take it back from the reader.
+        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_020_000)).isEqualTo(transfer + atomic);
+        assertThat(model.metrics().transfers()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldLetSharersReadButNotWriteWhileAnotherCoreTakesOwnership() {
+        model.access(0, object, 12, READ, 0);
+        model.access(2, object, 12, READ, 1_000_000);
+        assertThat(model.access(4, object, 12, VOLATILE_WRITE, 2_000_000)).isEqualTo(transfer + atomic);
+
+        // The sharers keep their copies until the writer's transfer completes at 2,020,000 ps ...
+        assertThat(model.access(0, object, 12, READ, 2_010_000)).isEqualTo(hit);
+        assertThat(model.access(2, object, 12, READ, 2_019_999)).isEqualTo(hit);
+        // ... but a copy is not ownership: a write waits for the writer's atomic, then a transfer.
+        assertThat(model.access(2, object, 12, WRITE, 2_010_000))
+                .isEqualTo(transfer + atomic - 10_000 + transfer + hit);
+    }
+
+    @Test
+    void shouldMissAsBeforeWhenTheCoreDidNotHoldTheLine() {
+        model.access(0, object, 12, READ_MODIFY_WRITE, 0);
+        model.access(2, object, 12, READ, 1_000_000);
+
+        assertThat(model.access(4, object, 12, READ, 1_005_000)).isEqualTo(transfer);
+        assertThat(model.access(6, object, 12, READ_MODIFY_WRITE, 1_005_000)).isEqualTo(transfer + atomic);
+    }
+
+    @Test
+    void shouldEndTheWindowAtTheFirstRequestWhenASecondArrivesDuringIt() {
+        model.access(0, object, 12, READ_MODIFY_WRITE, 0);
+        model.access(2, object, 12, READ, 1_000_000);
+        // A second request inside the first one's transfer takes the line for core 3 ...
+        assertThat(model.access(6, object, 12, READ_MODIFY_WRITE, 1_010_000)).isEqualTo(transfer + atomic);
+
+        // ... and leaves the old owner its window up to the first request's end, not the second's.
+        assertThat(model.access(0, object, 12, READ, 1_019_000)).isEqualTo(hit);
+        assertThat(model.access(0, object, 12, READ, 1_020_000)).isEqualTo(transfer + atomic - 10_000 + transfer);
+    }
+
+    @Test
+    void shouldGiveNoWindowWhenTheLineWasCachedNowhere() {
+        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 0)).isEqualTo(transfer + atomic);
+
+        assertThat(model.access(2, object, 12, READ_MODIFY_WRITE, 1_000)).isEqualTo(transfer + atomic - 1_000
+                + transfer + atomic);
+    }
+}
