@@ -38,10 +38,11 @@ import java.util.Objects;
  *       read-modify-writes on one line from many cores serialize, one transfer plus one atomic
  *       operation each.</li>
  *   <li><b>Handover.</b> A core keeps a line it holds until another core's request for it
- *       completes: meanwhile its own accesses that need no more than it held (any access by the
- *       owner, a read by a sharer) hit. So an owner finishes a few local operations while a
- *       remote request is on its way (as many as fit in one transfer), and the requester's
- *       access, which the engine performs when its transfer completes, sees them.</li>
+ *       reaches it, half-way through the request's transfer: meanwhile its own accesses that
+ *       need no more than it held (any access by the owner, a read by a sharer) hit. So an owner
+ *       finishes a few local operations while a remote request is on its way, and the
+ *       requester's access, which the engine performs when its transfer completes, sees
+ *       them.</li>
  * </ul>
  *
  * <p>Deterministic: a pure function of the sequence of calls. Not thread-safe; one per run.
@@ -75,13 +76,18 @@ public final class MemoryModel {
      * that touched its line again a few nanoseconds after a remote request paid a whole transfer
      * back and queued behind the requester: every contended operation was a ping-pong. The rule
      * keeps the holders of the state before the oldest request in flight (`priorOwner`,
-     * `priorSharers`) until that request completes (`handoverAt`), which is also the moment the
-     * engine reads or writes the requester's value, so the value a requester sees and the moment
-     * the line moves are one: nothing the old owner writes inside the window is lost or hidden.
-     * Taking the end of the latency rather than a point inside it adds no constant; it is the
-     * upper bound of the owner's window, as the old rule was the lower. A request that arrives
+     * `priorSharers`) until that request reaches them (`handoverAt`). A transfer is two legs of
+     * one crossing each: the request (through the line's home agent) to the holder, then the
+     * data (or the invalidation's acknowledgement) back; the profile's figure is a measured
+     * one-way core-to-core latency, which covers both and does not split them, so the rule puts
+     * the holder's loss at the midpoint, half-way between the two bounds: at the request (the old
+     * rule) and at the data's arrival (tried first: with a whole transfer of grace the releaser of
+     * a tight enter/exit loop re-took its lock before any waiter's read could land, on every
+     * processor count; simulator/SIMULATOR-RESULTS.md). The engine performs the requester's access
+     * when its whole transfer completes, after the window, so whatever the old holder wrote inside
+     * the window is what the requester sees: nothing is lost or hidden. A request that arrives
      * while an earlier one is in flight leaves the window as it is (the old holders lose the line
-     * at the first request's end).
+     * when the first request reaches them).
      *
      * Why not a full MESI/MOESI protocol with write-backs and directories: the published
      * effects this model must show (CAS contention, false sharing, a spinning reader that
@@ -253,7 +259,7 @@ public final class MemoryModel {
         stallPicos += wait;
         transfers++;
         long transfer = readTransferPicos(line, core);
-        line.beginHandover(now, now + wait + transfer);
+        line.beginHandover(now, now + wait + transfer / 2); // the request's leg
         if (line.owner >= 0) {
             line.addSharer(line.owner);
             line.owner = Line.NONE;
@@ -303,7 +309,7 @@ public final class MemoryModel {
         } else {
             transfers++;
             transfer = ownershipTransferPicos(line, core);
-            line.beginHandover(now, now + wait + transfer);
+            line.beginHandover(now, now + wait + transfer / 2); // the request's leg
         }
         line.clearSharers();
         line.owner = core;
@@ -380,7 +386,7 @@ public final class MemoryModel {
         long busyUntil;
         /**
          * Until when the cores that held the line before the oldest request still in flight keep
-         * it ({@link #priorOwner}, {@link #priorSharers}): that request's transfer completes then.
+         * it ({@link #priorOwner}, {@link #priorSharers}): that request reaches them then.
          */
         long handoverAt;
         /** The owner before the request in flight, or NONE. */
@@ -393,11 +399,11 @@ public final class MemoryModel {
         }
 
         /**
-         * A request that moves the line arrives at {@code now} and completes at {@code done}: the
-         * present holders keep it until then, unless an earlier request is still in flight (its
-         * holders and its end stand).
+         * A request that moves the line is made at {@code now} and reaches the present holders at
+         * {@code reached}: they keep it until then, unless an earlier request is still on its way
+         * (its holders and its arrival stand).
          */
-        void beginHandover(long now, long done) {
+        void beginHandover(long now, long reached) {
             if (now < handoverAt) {
                 return;
             }
@@ -406,7 +412,7 @@ public final class MemoryModel {
             }
             priorOwner = owner;
             System.arraycopy(sharers, 0, priorSharers, 0, sharers.length);
-            handoverAt = done;
+            handoverAt = reached;
         }
 
         /** Whether {@code core} held the line before the request in flight: owned it, or shared it for a read. */

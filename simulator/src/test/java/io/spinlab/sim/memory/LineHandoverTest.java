@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Exact costs of the handover rule on the Skylake preset (a 20 ns transfer): the cores that held a
- * line before another core's request keep what they held until that request's transfer completes.
- * Processors 0, 2, 4 and 6 are on cores 0–3.
+ * line before another core's request keep what they held until the request reaches them, half-way
+ * through its transfer (10 ns after it). Processors 0, 2, 4 and 6 are on cores 0–3.
  */
 class LineHandoverTest {
 
@@ -30,12 +30,12 @@ class LineHandoverTest {
         model.access(0, object, 12, READ_MODIFY_WRITE, 0);
         assertThat(model.access(2, object, 12, READ, 1_000_000)).isEqualTo(transfer);
 
-        // Inside the read's transfer (1,000,000..1,020,000 ps) the owner still has the line.
-        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_005_000)).isEqualTo(atomic);
-        assertThat(model.access(0, object, 12, WRITE, 1_010_000)).isEqualTo(hit);
-        assertThat(model.access(0, object, 12, READ, 1_015_000)).isEqualTo(hit);
-        // From its end the line is shared: the old owner must take it back from the reader.
-        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_020_000)).isEqualTo(transfer + atomic);
+        // Until the read reaches it (1,010,000 ps) the owner still has the line.
+        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_002_000)).isEqualTo(atomic);
+        assertThat(model.access(0, object, 12, WRITE, 1_006_000)).isEqualTo(hit);
+        assertThat(model.access(0, object, 12, READ, 1_009_999)).isEqualTo(hit);
+        // From then on the line is shared: the old owner must take it back from the reader.
+        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_010_000)).isEqualTo(transfer + atomic);
         assertThat(model.metrics().transfers()).isEqualTo(3);
     }
 
@@ -45,12 +45,13 @@ class LineHandoverTest {
         model.access(2, object, 12, READ, 1_000_000);
         assertThat(model.access(4, object, 12, VOLATILE_WRITE, 2_000_000)).isEqualTo(transfer + atomic);
 
-        // The sharers keep their copies until the writer's transfer completes at 2,020,000 ps ...
-        assertThat(model.access(0, object, 12, READ, 2_010_000)).isEqualTo(hit);
-        assertThat(model.access(2, object, 12, READ, 2_019_999)).isEqualTo(hit);
+        // The sharers keep their copies until the invalidation reaches them at 2,010,000 ps ...
+        assertThat(model.access(0, object, 12, READ, 2_005_000)).isEqualTo(hit);
+        assertThat(model.access(2, object, 12, READ, 2_009_999)).isEqualTo(hit);
+        assertThat(model.access(0, object, 12, READ, 2_010_000)).isEqualTo(transfer + atomic - 10_000 + transfer);
         // ... but a copy is not ownership: a write waits for the writer's atomic, then a transfer.
-        assertThat(model.access(2, object, 12, WRITE, 2_010_000))
-                .isEqualTo(transfer + atomic - 10_000 + transfer + hit);
+        assertThat(model.access(2, object, 12, WRITE, 2_005_000))
+                .isEqualTo(transfer + atomic - 5_000 + transfer + hit);
     }
 
     @Test
@@ -66,12 +67,12 @@ class LineHandoverTest {
     void shouldEndTheWindowAtTheFirstRequestWhenASecondArrivesDuringIt() {
         model.access(0, object, 12, READ_MODIFY_WRITE, 0);
         model.access(2, object, 12, READ, 1_000_000);
-        // A second request inside the first one's transfer takes the line for core 3 ...
-        assertThat(model.access(6, object, 12, READ_MODIFY_WRITE, 1_010_000)).isEqualTo(transfer + atomic);
+        // A second request before the first reaches the owner takes the line for core 3 ...
+        assertThat(model.access(6, object, 12, READ_MODIFY_WRITE, 1_005_000)).isEqualTo(transfer + atomic);
 
-        // ... and leaves the old owner its window up to the first request's end, not the second's.
-        assertThat(model.access(0, object, 12, READ, 1_019_000)).isEqualTo(hit);
-        assertThat(model.access(0, object, 12, READ, 1_020_000)).isEqualTo(transfer + atomic - 10_000 + transfer);
+        // ... and leaves the old owner its window up to the first request's arrival, not the second's.
+        assertThat(model.access(0, object, 12, READ, 1_009_000)).isEqualTo(hit);
+        assertThat(model.access(0, object, 12, READ, 1_010_000)).isEqualTo(transfer + atomic - 5_000 + transfer);
     }
 
     @Test

@@ -16,10 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it off the two queues cost the same (nothing), which is why the model is needed. Both run in
  * {@code netcore2.0}, the pool the PR changed: its queue spins {@code SpinOnce()} on a lost race.
  * Each producer moves 400 items: with 100 the run (1,600 operations in about 1 ms) is mostly the
- * threads' start-up, and since a line's holder keeps it while a request is in flight
- * ({@code MemoryModel}'s handover) QueueSegment led there, 1,763 against 1,219 operations/ms; over
- * 400 items ConcurrentQueue leads 3,731 against 1,698 (2.20×), over 1,600 items 4,138 against
- * 1,736 (2.38×), near the published 2×.
+ * threads' start-up, and since a line's holder keeps it until a request reaches it
+ * ({@code MemoryModel}'s handover) QueueSegment led there, 1,745 against 1,091 operations/ms; over
+ * 400 items ConcurrentQueue leads 2,621 against 1,223 (2.14×), over 1,600 items 4,151 against
+ * 1,067 (3.89×); the published lead is about 2×.
  */
 class QueueMpmcFidelityTest {
 
