@@ -22,6 +22,9 @@ public final class EventWaitScenario implements SimScenario<int[]> {
     public static final int EARLY_TIME_OUTS = 2;
     public static final int WAITERS_DONE = 3;
 
+    /** Set-and-reset pulses per round of the waiters before the setter leaves the event set. */
+    static final int MAX_PULSES_PER_ROUND = 8;
+
     private final EventWorld world;
     private final int[] observed = new int[4];
 
@@ -57,7 +60,11 @@ public final class EventWaitScenario implements SimScenario<int[]> {
             });
         }
         platform.startThread("setter", () -> {
-            while (observed[WAITERS_DONE] < world.waiters()) {
+            // A bounded number of pulses, then the event stays set: a ManualResetEvent promises nothing to
+            // a waiter woken by a pulse that ends before it runs (it re-checks, finds the event reset and
+            // waits again, as .NET's does), so pulses shorter than a wake-up could go on for ever.
+            for (int pulse = 0; pulse < MAX_PULSES_PER_ROUND * world.rounds()
+                    && observed[WAITERS_DONE] < world.waiters(); pulse++) {
                 platform.pause(world.setDelayPauses());
                 event.set();
                 platform.pause(world.setDelayPauses());
