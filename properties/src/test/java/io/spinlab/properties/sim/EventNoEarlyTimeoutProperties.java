@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * A ManualResetEvent's wait reports a time-out only when its time is up: in every generated
- * {@link EventWorld} (waiters with timed or untimed waits on an event that a setter keeps setting
- * and resetting, under the current and the legacy tuning, with and without spinning, on generated
- * machines and fault schedules, the memory model on) every wait ends, an untimed wait always sees the
+ * {@link EventWorld} (waiters with timed or untimed waits on an event that a setter sets and
+ * resets a bounded number of times, then leaves set, under the current and the legacy tuning, with
+ * and without spinning, on generated machines and fault schedules, the memory model on) every wait
+ * ends, an untimed wait always sees the
  * event set, and a timed wait that returns false has lasted at least its time-out by the waiter's
  * own clock.
  *
