@@ -19,6 +19,11 @@ final class StarvationGate {
      * the gate checks termination after it stops, so whichever of the gate and the last worker
      * finishes second sets TERMINATED.
      *
+     * Wake-up: the drainer publishes the drained state and then reads thread (wake); the gate
+     * stores thread and then reads the drained state (run), both volatile, so one of them sees
+     * the other. The starter's own store of the same Thread after startThread returns is
+     * redundant but kept, so that thread() is non-null as soon as ensureRunning returns.
+     *
      * Progress signal: the sum of the workers' started counters (single-writer, release
      * stores); a worker that retired takes its count with it, which can only make a stalled
      * interval look busy for one interval, never the reverse.
@@ -77,6 +82,10 @@ final class StarvationGate {
 
     /** Every gate interval: if requests wait and no worker started an item since, add a worker. */
     private void run() {
+        // Published here before the first look at drained(), not only by the starter after startThread
+        // returns: a drain between this thread's first park and the starter's store would otherwise wake
+        // nobody and leave the pool running until the interval ends (a lost wake-up the simulator found).
+        thread = Thread.currentThread();
         try {
             long lastStarted = -1;
             while (!pool.drained()) {
