@@ -135,6 +135,7 @@ class BarrierNoLostPhaseProperties {
                         .maxShrinkAttempts(20).run(world -> assertEveryPhaseFinishedOnce(world, mutant)));
         assertThat(failure).as("the planted %s must break the barrier in some world", mutant).isNotNull();
         System.out.println(failure.getMessage());
+        PlantedCatch.<BarrierWorld>assertTheUnplantedCodePasses(failure, w -> assertEveryPhaseFinishedOnce(w, null));
     }
 
     /**
@@ -150,5 +151,6 @@ class BarrierNoLostPhaseProperties {
                         .maxShrinkAttempts(20).run(world -> assertEveryPhaseFinishedOnce(world, mutant)));
         assertThat(failure).as("the planted %s must break the barrier in some world", mutant).isNotNull();
         System.out.println(failure.getMessage());
+        PlantedCatch.<BarrierWorld>assertTheUnplantedCodePasses(failure, w -> assertEveryPhaseFinishedOnce(w, null));
     }
 }

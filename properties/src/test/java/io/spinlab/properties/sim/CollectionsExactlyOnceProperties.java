@@ -160,5 +160,6 @@ class CollectionsExactlyOnceProperties {
         PropertyFailure failure = search(planted.kind(), planted.mutant(), 500);
         assertThat(failure).as("the planted %s must break the collection in some world", planted).isNotNull();
         System.out.println(failure.getMessage());
+        PlantedCatch.<CollectionWorld>assertTheUnplantedCodePasses(failure, w -> assertEveryItemTakenOnce(w, null));
     }
 }

@@ -101,6 +101,7 @@ class MonitorNoLostWakeupProperties {
                 .isNotNull();
         System.out.println(failure.getMessage());
         assertThat(failure.getCause()).hasMessageContaining("did not complete");
+        PlantedCatch.<MonitorWorld>assertTheUnplantedCodePasses(failure, w -> assertEveryEntryCompleted(w, null));
     }
 
     @Test

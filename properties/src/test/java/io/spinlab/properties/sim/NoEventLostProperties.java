@@ -175,6 +175,8 @@ class NoEventLostProperties {
         assertThat(minimal.eventsPerWriter()).isEqualTo(3);
         assertThat(minimal.memoryModel()).isFalse();
         assertThat(failure.getCause()).hasMessageContaining("written but never read: [2]");
+        PlantedCatch.<BufferWorld>assertTheUnplantedCodePasses(failure,
+                w -> assertNoEventLost(w.withPlant(BufferWorld.Plant.NONE)));
     }
 
     @Test
@@ -186,5 +188,7 @@ class NoEventLostProperties {
         assertThat(failure).as("a duplicated event must break the property").isNotNull();
         assertThat(((BufferWorld) failure.minimalExample()).eventsPerWriter()).isEqualTo(3);
         assertThat(failure.getCause()).hasMessageContaining("w0#2 read twice");
+        PlantedCatch.<BufferWorld>assertTheUnplantedCodePasses(failure,
+                w -> assertNoEventLost(w.withPlant(BufferWorld.Plant.NONE)));
     }
 }

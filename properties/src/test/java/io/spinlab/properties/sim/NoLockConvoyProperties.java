@@ -106,5 +106,7 @@ class NoLockConvoyProperties {
                 .isNotNull();
         System.out.println(failure.getMessage());
         assertThat(failure.getCause()).hasMessageContaining("acquisitions/ms with a");
+        PlantedCatch.<Case>assertTheUnplantedCodePasses(failure,
+                c -> assertIndependentOfWakeLatency(Tuning.current(), c, null));
     }
 }

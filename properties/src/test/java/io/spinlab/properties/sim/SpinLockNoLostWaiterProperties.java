@@ -141,6 +141,7 @@ class SpinLockNoLostWaiterProperties {
         }
         assertThat(failure).as("the planted %s must break the lock in some world under some slow path", mutant)
                 .isNotNull();
+        PlantedCatch.<SpinLockWorld>assertTheUnplantedCodePasses(failure, w -> assertTheWordStaysStraight(w, null));
     }
 
     static Gen<SpinLockExitRaceWorld> exitRaces() {
@@ -197,5 +198,6 @@ class SpinLockNoLostWaiterProperties {
                         .run(world -> assertExactlyOneExitRefused(world, mutant)));
         assertThat(failure).as("the planted %s must let both racing exits through in some world", mutant).isNotNull();
         System.out.println(failure.getMessage());
+        PlantedCatch.<SpinLockExitRaceWorld>assertTheUnplantedCodePasses(failure, w -> assertExactlyOneExitRefused(w, null));
     }
 }

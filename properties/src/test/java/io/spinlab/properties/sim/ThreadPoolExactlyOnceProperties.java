@@ -221,6 +221,7 @@ class ThreadPoolExactlyOnceProperties {
                 .isNotNull();
         System.out.println(failure.getMessage());
         assertThat(failure.getCause()).hasMessageContaining(" accepted, ran 2 time(s)");
+        PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure, ThreadPoolExactlyOnceProperties::assertExactlyOnce);
     }
 
     @Test
@@ -235,5 +236,7 @@ class ThreadPoolExactlyOnceProperties {
         assertThat(minimal.submitters()).hasSize(1);
         assertThat(minimal.itemCount()).isEqualTo(1);
         assertThat(failure.getCause()).hasMessageContaining("#0 accepted, ran 2 time(s)");
+        PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure,
+                w -> assertExactlyOnce(w.withPlant(PoolWorld.Plant.NONE)));
     }
 }

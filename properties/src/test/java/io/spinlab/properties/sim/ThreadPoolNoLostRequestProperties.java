@@ -134,10 +134,7 @@ class ThreadPoolNoLostRequestProperties {
         assertThat(failure).as("a worker that forgets a request must leave an item unrun").isNotNull();
         System.out.println(failure.getMessage());
         assertThat(failure.getCause()).hasMessageContaining("did not terminate");
-        // The control: the unmutated pool passes the worlds that caught the plant, so the catch is the plant's.
-        for (Object example : List.of(failure.minimalExample(), failure.originalExample())) {
-            PoolWorld world = (PoolWorld) example;
-            ThreadPoolExactlyOnceProperties.assertExactlyOnce(world, simulate(world, null));
-        }
+        PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure,
+                w -> ThreadPoolExactlyOnceProperties.assertExactlyOnce(w, simulate(w, null)));
     }
 }
