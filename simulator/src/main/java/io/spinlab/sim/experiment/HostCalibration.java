@@ -8,6 +8,7 @@ import io.spinlab.model.machine.OperatingSystem;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
+import io.spinlab.sim.workload.EventPipeStress;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.Window;
 import io.spinlab.sim.workload.Workload;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -271,7 +273,10 @@ public final class HostCalibration {
                 for (String tuningText : settings.tunings()) {
                     Tuning tuning = Tuning.parse(tuningText);
                     Measured hardware = onHardware(type, settings.hardwareWindow(), settings.repetitions(), tuning);
-                    Measured simulated = simulated(pool, type, settings.simulatedWindow(), settings.seeds(), host,
+                    Window simulatedFirst = simulatedWindow(settings, hardware);
+                    // From the real runs' lengthened window: no longer one (the real runs stopped there too).
+                    int extensions = simulatedFirst.equals(settings.simulatedWindow()) ? WINDOW_EXTENSIONS : 0;
+                    Measured simulated = simulated(pool, type, simulatedFirst, extensions, settings.seeds(), host,
                             tuning);
                     CalibrationPoint point = new CalibrationPoint(name, hardware.parameters(), tuning.describe(),
                             hardware.spread().median(), simulated.failed() ? Double.NaN : simulated.spread().median(),
@@ -287,10 +292,46 @@ public final class HostCalibration {
         return new CalibrationResult(host, ns, points, costs, bytecode);
     }
 
-    /** One side of a point: the parameters it ran with, its scores, the fewest operations a run counted. */
-    record Measured(String parameters, Spread spread, long fewest, boolean failed) {
+    /**
+     * Parameters a workload is calibrated with besides its defaults and the window: EventPipe's stress run in
+     * the regime of the {@code eventpipe-lockless} rows (a 16 MB limit that the writers fill, so that the
+     * reader has buffers to free); with its default 256 MB limit a 2-core host read nothing in any window.
+     */
+    static final Map<String, String> CALIBRATION_PARAMETERS =
+            Map.of(EventPipeStress.NAME, "limit=" + Experiments.EVENTPIPE_LIMIT);
+
+    /**
+     * Where the simulated runs of a point start: the settings' short window (a speed shortcut that holds for
+     * workloads in a steady state within it), or the real runs' window where those had to be lengthened to
+     * count enough operations, since then the workload's start-up is what the short window would measure.
+     */
+    static Window simulatedWindow(Settings settings, Measured hardware) {
+        Window real = hardware.window();
+        return real != null && real.measureNanos() > settings.hardwareWindow().measureNanos() ? real
+                : settings.simulatedWindow();
+    }
+
+    /** The parameters of {@code type}'s calibration runs in {@code window}. */
+    static String parameters(WorkloadType type, Window window) {
+        String extra = CALIBRATION_PARAMETERS.get(type.name());
+        return extra == null ? window.parameters() : extra + "," + window.parameters();
+    }
+
+    /**
+     * One side of a point: the parameters it ran with, its scores, the fewest operations a run counted, and the
+     * window it ran in (null until {@link #extending} sets it).
+     */
+    record Measured(String parameters, Spread spread, long fewest, boolean failed, Window window) {
+        Measured(String parameters, Spread spread, long fewest, boolean failed) {
+            this(parameters, spread, fewest, failed, null);
+        }
+
         boolean tooFew() {
             return !failed && fewest < ExperimentRow.MIN_OPERATIONS;
+        }
+
+        Measured in(Window w) {
+            return new Measured(parameters, spread, fewest, failed, w);
         }
     }
 
@@ -307,11 +348,16 @@ public final class HostCalibration {
      * run is not retried.
      */
     static Measured extending(Window first, SideRun side) throws InterruptedException {
+        return extending(first, WINDOW_EXTENSIONS, side);
+    }
+
+    /** As {@link #extending(Window, SideRun)}, lengthening the window at most {@code extensions} times. */
+    static Measured extending(Window first, int extensions, SideRun side) throws InterruptedException {
         Window window = first;
         for (int extension = 0; ; extension++) {
             Measured measured = side.run(window);
-            if (!measured.tooFew() || extension == WINDOW_EXTENSIONS) {
-                return measured;
+            if (!measured.tooFew() || extension == extensions) {
+                return measured.in(window);
             }
             window = new Window(window.warmupNanos(), window.measureNanos() * WINDOW_GROWTH);
         }
@@ -321,7 +367,7 @@ public final class HostCalibration {
     private static Measured onHardware(WorkloadType type, Window first, int repetitions, Tuning tuning)
             throws InterruptedException {
         return extending(first, window -> {
-            Workload workload = type.create(window.parameters());
+            Workload workload = type.create(parameters(type, window));
             List<Double> scores = new ArrayList<>();
             long fewest = Long.MAX_VALUE;
             for (int i = 0; i < repetitions; i++) {
@@ -337,10 +383,10 @@ public final class HostCalibration {
      * {@code seeds} simulated runs (seeds 1..n, noise on) at once on {@code pool}, after the real-thread
      * runs of the point are over so that they never share the processors; extended like {@link #onHardware}.
      */
-    private static Measured simulated(ExecutorService pool, WorkloadType type, Window first, int seeds,
-            MachineProfile host, Tuning tuning) throws InterruptedException {
-        return extending(first, window -> {
-            Workload workload = type.create(window.parameters());
+    private static Measured simulated(ExecutorService pool, WorkloadType type, Window first, int extensions,
+            int seeds, MachineProfile host, Tuning tuning) throws InterruptedException {
+        return extending(first, extensions, window -> {
+            Workload workload = type.create(parameters(type, window));
             List<Future<SimulatedRun>> runs = new ArrayList<>();
             for (int seed = 1; seed <= seeds; seed++) {
                 long s = seed;

@@ -123,6 +123,17 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldCalibrateEventPipeInTheRegimeOfItsPublishedRows() {
+        io.spinlab.sim.workload.Window window = new io.spinlab.sim.workload.Window(5_000_000, 20_000_000);
+        String eventPipe = HostCalibration.parameters(io.spinlab.sim.workload.Workloads.byName("eventpipe-stress"), window);
+        assertThat(eventPipe).isEqualTo("limit=" + Experiments.EVENTPIPE_LIMIT + "," + window.parameters());
+        assertThat(io.spinlab.sim.workload.Workloads.byName("eventpipe-stress").create(eventPipe).parameters())
+                .contains("limit=16mb", "reader-interval=" + Experiments.EVENTPIPE_READER_INTERVAL, "threads=32");
+        assertThat(HostCalibration.parameters(io.spinlab.sim.workload.Workloads.byName("spinlock-throughput"), window))
+                .isEqualTo(window.parameters());
+    }
+
+    @Test
     void shouldLengthenTheWindowFourfoldAtMostTwiceWhileARunCountsTooFew() throws InterruptedException {
         List<Long> windows = new ArrayList<>();
         // A side that counts one operation per 100 µs of window: 10 in 1 ms, 40 in 4 ms, 160 in 16 ms.
