@@ -12,12 +12,12 @@ import io.spinlab.sim.os.SchedulingRules;
 import io.spinlab.sim.os.ThreadState;
 import io.spinlab.sim.os.WakeupPreemption;
 import io.spinlab.sim.trace.Activity;
-import io.spinlab.sim.trace.BlockerMetrics;
+
 import io.spinlab.sim.trace.EventLogDigest;
 import io.spinlab.sim.trace.Picos;
-import io.spinlab.sim.trace.ProcessorMetrics;
+
 import io.spinlab.sim.trace.RunMetrics;
-import io.spinlab.sim.trace.ThreadMetrics;
+
 import io.spinlab.sim.trace.TraceRecorder;
 
 import java.util.ArrayDeque;
@@ -25,7 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
+
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
@@ -1221,91 +1221,21 @@ final class Engine {
     }
 
     private String report() {
-        StringBuilder out = new StringBuilder();
-        out.append("simulation ").append(outcome.name().toLowerCase(Locale.ROOT).replace('_', ' '))
-                .append(" at t=").append(Picos.format(now)).append(" after ").append(steps).append(" steps");
-        if (problem != null) {
-            out.append(": ").append(problem);
-        }
-        out.append('\n');
-        if (outcome != Outcome.COMPLETED) {
-            out.append("threads:\n");
-            for (SimThread t : threads) {
-                out.append("  ").append(describe(t)).append('\n');
-            }
-        }
-        out.append("reproduce: ").append(reproduction());
-        return out.toString();
-    }
-
-    private String describe(SimThread t) {
-        StringBuilder line = new StringBuilder("'").append(t.name).append("' ");
-        switch (t.state) {
-            case DONE -> line.append(t.failure == null ? "done" : "failed: " + t.failure);
-            case RUNNING -> line.append("running on cpu").append(t.processor);
-            case RUNNABLE -> line.append(t.heldOff ? "preempted (injected)" : "runnable, waiting for a processor");
-            case SLEEPING -> line.append("sleeping since ").append(Picos.format(t.stateSince));
-            case PARKED -> {
-                BlockerStats stats = blockers.get(t.blockerId);
-                line.append("parked on ").append(stats.name).append(" (").append(safeToString(stats.blocker))
-                        .append(") since ").append(Picos.format(t.stateSince));
-            }
-        }
-        if (t.spinBlockerId >= 0) {
-            line.append(", spin-waiting on ").append(blockers.get(t.spinBlockerId).name).append(" since ")
-                    .append(Picos.format(t.spinSince));
-        }
-        if (t == blockedOutside) {
-            line.append(", blocked outside the Platform");
-        }
-        return line.toString();
-    }
-
-    private static String safeToString(Object o) {
-        try {
-            return String.valueOf(o);
-        } catch (RuntimeException e) {
-            return o.getClass().getName() + " (toString threw " + e + ")";
-        }
+        return RunSummary.report(outcome, now, steps, problem, threads, blockers, blockedOutside, reproduction());
     }
 
     private SimulationResult result(String report) {
-        List<ThreadMetrics> threadMetrics = new ArrayList<>(threads.size());
-        List<String> names = new ArrayList<>(threads.size());
-        for (SimThread t : threads) {
-            names.add(t.name);
-            long end = t.endPicos >= 0 ? t.endPicos : now;
-            long[] picos = t.activityPicos.clone();
-            if (t.state != ThreadState.DONE && t.state != ThreadState.RUNNING && now > t.stateSince) {
-                Activity pending = switch (t.state) {
-                    case PARKED -> Activity.PARKED;
-                    case SLEEPING -> Activity.SLEEPING;
-                    default -> Activity.RUNNABLE;
-                };
-                picos[pending.ordinal()] += now - t.stateSince;
-            }
-            threadMetrics.add(new ThreadMetrics(t.name, t.startPicos, end, picos, t.contextSwitches, t.wakeUps,
-                    t.spuriousWakeUps, t.preemptions, t.state));
-        }
-        List<ProcessorMetrics> processorMetrics = new ArrayList<>();
-        for (Processor p : scheduler.processors()) {
-            processorMetrics.add(new ProcessorMetrics(p.index(), p.busyPicos(), p.switchPicos(), now));
-        }
-        long[] openSpinWaitPicos = new long[blockers.all().size()];
-        for (SimThread t : threads) {
-            if (t.spinBlockerId >= 0 && t.state != ThreadState.DONE) {
-                openSpinWaitPicos[t.spinBlockerId] += now - t.spinSince;
-            }
-        }
-        List<BlockerMetrics> blockerMetrics = new ArrayList<>();
-        List<String> blockerNames = new ArrayList<>();
-        for (BlockerStats b : blockers.all()) {
-            blockerMetrics.add(b.metrics(openSpinWaitPicos[b.id]));
-            blockerNames.add(b.name);
-        }
-        RunMetrics metrics = new RunMetrics(now, steps, threadMetrics, processorMetrics, blockerMetrics);
+        RunMetrics metrics = RunSummary.metrics(now, steps, threads, scheduler, blockers);
         String hex = digest.hex();
         if (trace != null) {
+            List<String> names = new ArrayList<>(threads.size());
+            for (SimThread t : threads) {
+                names.add(t.name);
+            }
+            List<String> blockerNames = new ArrayList<>();
+            for (BlockerStats b : blockers.all()) {
+                blockerNames.add(b.name);
+            }
             Map<String, String> meta = new LinkedHashMap<>();
             meta.put("machine", machine.name());
             meta.put("seed", Long.toString(seed));
