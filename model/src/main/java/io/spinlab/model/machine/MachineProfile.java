@@ -82,12 +82,19 @@ import java.util.Objects;
  *       @ 1f26bfcb), which CFS serves from the caller's own run queue; a woken thread preempts
  *       the running one when it lies more than the wake-up granularity behind it in virtual
  *       runtime (kernel/sched/fair.c's defaults, see the simulator's WakeupPreemption).</li>
- *   <li>Instruction clock, one cycle per executed bytecode instruction of guest code: C2
- *       compiles simple bytecode to about one x86 instruction each once the operand stack is in
- *       registers, and the big cores here retire the load-compare-branch code around
- *       synchronization at roughly one instruction per cycle (their sustained peak is four);
- *       the shared-memory accesses themselves are priced by the cache model, not by this
- *       figure. Estimate; {@code calibrate} does not measure it yet.</li>
+ *   <li>Instruction clock, 0.2 cycles per executed bytecode instruction of guest code: measured
+ *       by {@code calibrate} (simulator's {@code BytecodeCost}) on the 2-core development host, an
+ *       AMD EPYC of family 26 (Zen 5) at 2.1 GHz, on 2026-12-03: 0.192 cycles, from plain code in
+ *       which each step's object is named by a field of the step before (a chain of dependent
+ *       loads, the way the primitives reach a slot through the objects before it). Such a chain
+ *       costs a number of cycles set by the first-level cache's load-to-use latency, 4 to 5
+ *       cycles on the Intel cores of the presets (Intel 64 and IA-32 Architectures Optimization
+ *       Reference Manual) and of the same order on the host, so the figure is carried over in
+ *       cycles. The same host ran independent steps (no chain) at 0.046 cycles per bytecode, so
+ *       code with more parallelism than the primitives' costs less. Before this measurement the
+ *       estimate was one cycle (one x86 instruction per bytecode at one instruction per cycle),
+ *       which priced the primitives' own code about five times too high. The shared-memory
+ *       accesses themselves are priced by the cache model, not by this figure.</li>
  *   <li>Stores, 32 bytes per cycle: zeroing a new array and {@code System.arraycopy} are charged
  *       at the core's peak L1 store width, one 32-byte store per cycle on Haswell, Skylake and
  *       Kaby Lake and 16 bytes on Sandy Bridge and Ivy Bridge (Intel 64 and IA-32 Architectures
@@ -209,7 +216,7 @@ public record MachineProfile(
     private static final double DEFAULT_SLEEP_GRANULARITY_NS = 1_060_000;
     private static final double DEFAULT_TIME_SLICE_NS = 4_000_000;
     private static final int DEFAULT_CACHE_LINE_BYTES = 64;
-    private static final double DEFAULT_CYCLES_PER_BYTECODE = 1.0;
+    private static final double DEFAULT_CYCLES_PER_BYTECODE = 0.2;
     private static final double DEFAULT_STORE_BYTES_PER_CYCLE = 32;
     private static final double DEFAULT_WAKE_JITTER_PERCENT = 50;
     private static final double DEFAULT_COST_JITTER_PERCENT = 5;
@@ -273,7 +280,7 @@ public record MachineProfile(
      * A builder named {@code name}, starting from Linux-like defaults on a generic part:
      * 3 GHz, 140-cycle PAUSE, 4 cores / 8 threads, clock read 20 ns, atomic 6.7 ns (20 cycles),
      * cache-line transfer 20 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
-     * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, one cycle per bytecode, 32 bytes
+     * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, 0.2 cycles per bytecode, 32 bytes
      * stored per cycle, Linux's scheduler rules, 1 µs to wake a blocked thread, one socket (118 ns
      * between sockets when there are more), no description.
      */

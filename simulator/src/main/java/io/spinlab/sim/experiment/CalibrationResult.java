@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param nsPerPause the PAUSE cost measured by the normalization code on real hardware, ns
  * @param points     one point per workload and tuning
  * @param costs      the OS costs measured on this host, which the profile takes
- * @param bytecode   what one bytecode of the primitives' code costs here, which the profile takes when usable
+ * @param bytecode   what one bytecode of guest code costs here, which the profile takes when usable
  */
 public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points,
                                 HostCosts costs, BytecodeCost bytecode) {
@@ -30,7 +30,7 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
 
     /** A result without a bytecode measurement. */
     public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs) {
-        this(host, nsPerPause, points, costs, new BytecodeCost(Double.NaN, List.of()));
+        this(host, nsPerPause, points, costs, BytecodeCost.unmeasured());
     }
 
     /**

@@ -50,7 +50,7 @@ import java.util.function.Consumer;
  * readable (else 3 GHz; it only turns the measured ns into cycles and back), and the OS costs
  * {@link HostCosts} measures (clock read, wake-up latency and its spread, yield, sleep, CAS, line
  * transfer, a switch to a ready thread, the store rate, what an unpark costs the waker) and the
- * cost of one bytecode of the primitives' own code ({@link BytecodeCost}); the time slice and
+ * cost of one bytecode of guest code ({@link BytecodeCost}); the time slice and
  * SMT are the defaults of {@link MachineProfile#builder}, not measured.
  */
 public final class HostCalibration {
@@ -191,16 +191,17 @@ public final class HostCalibration {
     }
 
     /**
-     * {@code host} with the measured cost of one bytecode as its {@code cyclesPerBytecode} (two
+     * {@code host} with the measured cost of one bytecode as its {@code cyclesPerBytecode} (three
      * decimals) and said in its description; unchanged when the measurement is not usable.
      */
     static MachineProfile withBytecodeCost(MachineProfile host, BytecodeCost bytecode) {
         if (!bytecode.usable()) {
             return host;
         }
-        return host.toBuilder().cyclesPerBytecode(Math.round(bytecode.cyclesPerBytecode() * 100) / 100.0)
-                .description(host.description() + String.format(Locale.ROOT, ", one bytecode of the primitives' "
-                        + "code %.2f cycles", bytecode.cyclesPerBytecode()))
+        double cycles = Math.round(bytecode.cyclesPerBytecode() * 1000) / 1000.0;
+        return host.toBuilder().cyclesPerBytecode(cycles)
+                .description(host.description() + String.format(Locale.ROOT, ", one bytecode of guest code %.3f "
+                        + "cycles", cycles))
                 .build();
     }
 

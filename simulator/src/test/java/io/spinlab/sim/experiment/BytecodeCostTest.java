@@ -9,41 +9,67 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** The cost of one bytecode from single-threaded probes: the arithmetic, the simulated timings, the profile. */
+/** The cost of one bytecode from the guest-code slope: the arithmetic, the simulated counts, the profile. */
 class BytecodeCostTest {
 
-    private static BytecodeCost.Probe probe(double hardware, double free, double oneCycle) {
-        return new BytecodeCost.Probe("spinlock-throughput", "threads=1", hardware, free, oneCycle, 2.0);
+    private static BytecodeCost.Slope slope(double fewNs, double manyNs, double fewBytecodes, double manyBytecodes) {
+        return new BytecodeCost.Slope(fewNs, manyNs, fewBytecodes, manyBytecodes, 2.0);
+    }
+
+    private static BytecodeCost cost(BytecodeCost.Slope slope) {
+        return new BytecodeCost(slope, List.of(new BytecodeCost.Probe("spinlock-throughput", "threads=1", 65, 40, 90,
+                2.0)));
     }
 
     @Test
-    void shouldSolveForTheCyclesPerBytecodeFromTheThreeTimings() {
-        // 40 ns free, 90 ns at one cycle: 50 ns of bytecodes at one cycle, 100 bytecodes at 2 GHz;
-        // 65 ns on the host leaves 25 ns for them: half a cycle each.
-        BytecodeCost.Probe p = probe(65, 40, 90);
+    void shouldDivideTheExtraCyclesByTheExtraBytecodes() {
+        // 30 ns more for 600 bytecodes more at 2 GHz: 60 cycles over 600 bytecodes.
+        assertThat(slope(20, 50, 100, 700).cyclesPerBytecode()).isCloseTo(0.1, within(1e-12));
+        // The fixed part of an operation cancels: the same slope 100 ns higher gives the same figure.
+        assertThat(slope(120, 150, 100, 700).cyclesPerBytecode()).isCloseTo(0.1, within(1e-12));
+        assertThat(slope(50, 20, 100, 700).cyclesPerBytecode()).isCloseTo(-0.1, within(1e-12));
+        assertThat(slope(20, 50, 100, 100).cyclesPerBytecode()).isNaN();
+        assertThat(slope(Double.NaN, 50, 100, 700).cyclesPerBytecode()).isNaN();
+        assertThat(BytecodeCost.unmeasured().cyclesPerBytecode()).isNaN();
+    }
+
+    @Test
+    void shouldBeUsableOnlyWhenTheFigureIsAboveZeroAndInTheFieldsRange() {
+        assertThat(cost(slope(20, 50, 100, 700)).usable()).isTrue();
+        assertThat(cost(slope(50, 20, 100, 700)).usable()).isFalse();
+        assertThat(cost(slope(20, 20, 100, 700)).usable()).isFalse();
+        // 101 cycles per bytecode is above the field's maximum of 100: a unit mistake, not a machine.
+        assertThat(cost(slope(0, 30_300, 100, 700)).usable()).isFalse();
+        assertThat(BytecodeCost.unmeasured().usable()).isFalse();
+        assertThat(BytecodeCost.unmeasured().describe()).startsWith("one bytecode's cost not measurable");
+    }
+
+    @Test
+    void shouldPriceEachProbeLinearlyAtTheMeasuredFigure() {
+        BytecodeCost.Probe p = new BytecodeCost.Probe("spinlock-throughput", "threads=1", 65, 40, 90, 2.0);
 
         assertThat(p.bytecodesPerOperation()).isEqualTo(100.0);
-        assertThat(p.cyclesPerBytecode()).isEqualTo(0.5);
-        assertThat(probe(30, 40, 90).cyclesPerBytecode()).isEqualTo(-0.2);
-        assertThat(probe(65, 40, 40).cyclesPerBytecode()).isNaN();
-        assertThat(probe(Double.NaN, 40, 90).cyclesPerBytecode()).isNaN();
+        assertThat(p.simulatedNs(0)).isEqualTo(40.0);
+        assertThat(p.simulatedNs(0.5)).isEqualTo(65.0);
+        assertThat(cost(slope(20, 50, 100, 700)).describe()).startsWith("one bytecode costs 0.100 cycles")
+                .contains("spinlock-throughput: 65.0 ns per operation on this host, 45.0 ns simulated at that cost");
     }
 
     @Test
-    void shouldTakeTheMedianOfThePositiveEstimates() {
-        BytecodeCost odd = BytecodeCost.of(List.of(probe(65, 40, 90), probe(30, 40, 90), probe(140, 40, 90),
-                probe(50, 40, 90)));
-        BytecodeCost even = BytecodeCost.of(List.of(probe(65, 40, 90), probe(50, 40, 90)));
-        BytecodeCost none = BytecodeCost.of(List.of(probe(30, 40, 90), probe(65, 40, 40)));
+    void shouldCountTheGuestCodesBytecodesExactlyWhenSimulated() {
+        MachineProfile host = HostCalibration.hostProfile(40).toBuilder().frequencyGhz(2.0).build();
+        double few = BytecodeCost.guestCodeBytecodes(host, BytecodeCost.FEW_STEPS);
+        double many = BytecodeCost.guestCodeBytecodes(host, BytecodeCost.MANY_STEPS);
+        double free = BytecodeCost.guestCodeNs(host, BytecodeCost.MANY_STEPS, 0);
+        double one = BytecodeCost.guestCodeNs(host, BytecodeCost.MANY_STEPS, 1);
+        double two = BytecodeCost.guestCodeNs(host, BytecodeCost.MANY_STEPS, 2);
 
-        // Estimates 0.5, -0.2 (left out), 2.0, 0.2: the median of 0.2, 0.5, 2.0.
-        assertThat(odd.cyclesPerBytecode()).isEqualTo(0.5);
-        assertThat(odd.probes()).hasSize(4);
-        assertThat(odd.usable()).isTrue();
-        assertThat(even.cyclesPerBytecode()).isCloseTo(0.35, within(1e-12));
-        assertThat(none.cyclesPerBytecode()).isNaN();
-        assertThat(none.usable()).isFalse();
-        assertThat(none.describe()).startsWith("one bytecode's cost not measurable");
+        // Each step is some 30 bytecodes; the operation around the steps is the same at both counts.
+        assertThat((many - few) / (BytecodeCost.MANY_STEPS - BytecodeCost.FEW_STEPS)).isBetween(20.0, 40.0);
+        // One thread with nothing to wait for: each cycle per bytecode adds the same time per operation
+        // (to within the rounding of operations counted in a 1 ms window).
+        assertThat((two - free) / (one - free)).isCloseTo(2.0, within(0.02));
+        assertThat(BytecodeCost.guestCodeBytecodes(host, BytecodeCost.MANY_STEPS)).isEqualTo(many);
     }
 
     @Test
@@ -58,31 +84,32 @@ class BytecodeCostTest {
 
             assertThat(free).as(probe).isPositive();
             assertThat(one - free).as(probe).isGreaterThan(10);
-            // One thread with nothing to wait for: each cycle per bytecode adds the same time per operation
-            // (to within the rounding of operations counted in a 1 ms window).
             assertThat((two - free) / (one - free)).as(probe).isCloseTo(2.0, within(0.02));
-            assertThat(BytecodeCost.simulatedNs(host, name, parameters, 1)).as(probe).isEqualTo(one);
         }
     }
 
     @Test
     void shouldPutAUsableFigureIntoTheHostProfileAndLeaveTheDefaultOtherwise() {
         MachineProfile host = HostCalibration.hostProfile(40);
-        BytecodeCost half = BytecodeCost.of(List.of(probe(65, 40, 90), probe(66, 40, 90)));
 
-        MachineProfile measured = HostCalibration.withBytecodeCost(host, half);
+        MachineProfile measured = HostCalibration.withBytecodeCost(host, cost(slope(20, 50.6, 100, 700)));
 
-        assertThat(measured.cyclesPerBytecode()).isEqualTo(0.51);
-        assertThat(measured.description()).endsWith(", one bytecode of the primitives' code 0.51 cycles");
-        assertThat(HostCalibration.withBytecodeCost(host, BytecodeCost.of(List.of(probe(30, 40, 90)))))
-                .isEqualTo(host);
+        assertThat(measured.cyclesPerBytecode()).isEqualTo(0.102);
+        assertThat(measured.description()).endsWith(", one bytecode of guest code 0.102 cycles");
+        assertThat(HostCalibration.withBytecodeCost(host, cost(slope(50, 20, 100, 700)))).isEqualTo(host);
+        assertThat(HostCalibration.withBytecodeCost(host, BytecodeCost.unmeasured())).isEqualTo(host);
     }
 
     @Test
-    void shouldMeasureEveryProbeOnThisHost() throws InterruptedException {
+    void shouldMeasureTheSlopeAndEveryProbeOnThisHost() throws InterruptedException {
         MachineProfile host = HostCalibration.hostProfile(40);
         BytecodeCost cost = BytecodeCost.measure(host, new Window(2_000_000, 5_000_000), 1);
 
+        // Real threads: 256 steps of plain code take longer than none, on any host, however loaded.
+        assertThat(cost.slope().manyHardwareNs()).isGreaterThan(cost.slope().fewHardwareNs());
+        assertThat(cost.slope().manyBytecodes()).isGreaterThan(cost.slope().fewBytecodes() + 5_000);
+        assertThat(cost.slope().frequencyGhz()).isEqualTo(host.frequencyGhz());
+        assertThat(cost.cyclesPerBytecode()).isPositive();
         assertThat(cost.probes()).extracting(BytecodeCost.Probe::workload).containsExactly("spinlock-throughput",
                 "monitor-throughput", "semaphore-throughput", "queue-throughput", "stack-throughput");
         assertThat(cost.probes()).allSatisfy(p -> {
@@ -90,6 +117,5 @@ class BytecodeCostTest {
             assertThat(p.oneCycleNs()).isGreaterThan(p.freeNs());
             assertThat(p.frequencyGhz()).isEqualTo(host.frequencyGhz());
         });
-        assertThat(cost.describe()).contains("spinlock-throughput: ").contains("stack-throughput: ");
     }
 }

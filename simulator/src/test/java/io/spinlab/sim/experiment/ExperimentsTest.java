@@ -191,7 +191,7 @@ class ExperimentsTest {
                 .extracting(r -> r.machine() + " " + r.workload() + " " + r.parameters() + ": "
                         + r.windowExtended().orElseThrow())
                 .containsExactly("future-p1000-n4 mres-wait-drain-rate threads=1pc,delay=0,warmup=10ms,window=40ms: "
-                        + "extended from warmup=2ms,window=4ms, where left counted 20 operations in the window (fewer "
+                        + "extended from warmup=2ms,window=4ms, where left counted 27 operations in the window (fewer "
                         + "than 100)");
         assertThat(rows).allSatisfy(r -> assertThat(r.leftOperations()).isGreaterThanOrEqualTo(100));
         assertThat(rows).hasSize(6)

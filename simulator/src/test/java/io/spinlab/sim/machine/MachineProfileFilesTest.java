@@ -41,7 +41,7 @@ class MachineProfileFilesTest {
                 .contains("\"frequencyGhz\" : 3.4,\n  \"pauseCycles\" : 140,")
                 .contains("\"sleepGranularityNs\" : 15625000,")
                 .doesNotContain("E7")
-                .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 1,\n  \"storeBytesPerCycle\" : 32,\n"
+                .endsWith("\"cacheLineBytes\" : 64,\n  \"cyclesPerBytecode\" : 0.2,\n  \"storeBytesPerCycle\" : 32,\n"
                         + "  \"wakeJitterPercent\" : 50,\n"
                         + "  \"costJitterPercent\" : 5,\n"
                         + "  \"os\" : \"windows\",\n"

@@ -15,15 +15,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * model on, 16 producers and 16 consumers on {@code xeon-2s-32t} reproduce the direction; with
  * it off the two queues cost the same (nothing), which is why the model is needed. Both run in
  * {@code netcore2.0}, the pool the PR changed: its queue spins {@code SpinOnce()} on a lost race.
- * Each producer moves 400 items: with 100 the run (1,600 operations in about 1 ms) is mostly the
- * threads' start-up, and since a line's holder keeps it until a request reaches it
- * ({@code MemoryModel}'s handover) QueueSegment led there, 1,745 against 1,091 operations/ms; over
- * 400 items ConcurrentQueue leads 2,621 against 1,223 (2.14×), over 1,600 items 4,151 against
- * 1,067 (3.89×); the published lead is about 2×.
+ * Each producer moves 1,600 items, so that the threads' start-up is a small part of the run. At
+ * one cycle per bytecode (the instruction clock's estimate before calibrate measured it) 400
+ * items were enough: ConcurrentQueue led 2,621 against 1,223 operations/ms (2.14×). At the
+ * measured 0.2 cycles the 400 items are moved sooner and start-up weighs more: 3,126 against
+ * 2,361 (1.32×); over 1,600 items ConcurrentQueue leads 9,039 against 2,316 (3.90×, seed 1). The
+ * published lead is about 2×.
  */
 class QueueMpmcFidelityTest {
 
-    private static final List<Object> SHAPE = List.of(16, 16, 400);
+    private static final List<Object> SHAPE = List.of(16, 16, 1_600);
 
     @Test
     void shouldMoveMoreItemsThroughConcurrentQueueWhenProducersAndConsumersContendOnXeon() {
