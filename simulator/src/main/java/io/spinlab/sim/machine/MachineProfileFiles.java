@@ -49,7 +49,7 @@ import java.util.Objects;
  *       (see {@link MachineProfile.Builder}).</li>
  *   <li>Without {@code base}, every field must be given except {@code description}
  *       (default empty), {@code cacheLineBytes} (default 64), {@code cyclesPerBytecode}
- *       (default 1), {@code storeBytesPerCycle} (default 32), {@code wakeJitterPercent}
+ *       (default 0.2), {@code storeBytesPerCycle} (default 32), {@code wakeJitterPercent}
  *       (default 50), {@code costJitterPercent} (default 5), {@code os} (default
  *       {@code linux}), {@code smtSlowdown} (default 1.54), {@code wakeCallNs} (default 1,000),
  *       {@code sockets} (default 1) and {@code crossSocketTransferNs} (default 118); the missing
