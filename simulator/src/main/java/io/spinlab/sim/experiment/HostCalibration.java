@@ -62,9 +62,15 @@ public final class HostCalibration {
     public static final List<String> DEFAULT_TUNINGS = List.of("net6", "netcore2.0", "corert-2019-before");
 
     private static final double DEFAULT_GHZ = 3.0;
+    /**
+     * Time slices a default calibration window spans on both sides: with one slice (the 4 ms the
+     * simulated side had before), which of three threads on two processors waited out the window
+     * decided a point (the 2026-12-04 section of {@code simulator/SIMULATOR-RESULTS.md}).
+     */
+    public static final int WINDOW_SLICES = 10;
     /** How much longer each retry's window is when a side counted too few operations. */
     private static final int WINDOW_GROWTH = 4;
-    /** Retries with a longer window, at most: 20 ms becomes 80 and then 320 ms on real threads. */
+    /** Retries with a longer window, at most: 40 ms becomes 160 and then 640 ms. */
     private static final int WINDOW_EXTENSIONS = 2;
 
     /**
@@ -115,12 +121,16 @@ public final class HostCalibration {
         }
 
         /**
-         * Hardware: 5 ms warm-up, 20 ms window, 5 repetitions; simulated: 2 ms and 4 ms over 3 seeds with
-         * noise; every workload.
+         * The same window on both sides: 5 ms warm-up, then {@value HostCalibration#WINDOW_SLICES} time
+         * slices of the host profile (40 ms: calibrate does not measure the slice, so the profile has the
+         * builder's 4 ms), so that no point is decided by which threads hold the processors for one
+         * slice; 5 repetitions on real threads, 3 seeds with noise simulated; every workload.
          */
         public static Settings defaults() {
-            return new Settings(new Window(5_000_000, 20_000_000), new Window(2_000_000, 4_000_000),
-                    DEFAULT_REPETITIONS, DEFAULT_SEEDS, DEFAULT_TUNINGS, Workloads.names());
+            long slice = Math.round(MachineProfile.builder("host").build().timeSliceNs());
+            Window window = new Window(5_000_000, WINDOW_SLICES * slice);
+            return new Settings(window, window, DEFAULT_REPETITIONS, DEFAULT_SEEDS, DEFAULT_TUNINGS,
+                    Workloads.names());
         }
 
         /** These settings with {@code count} hardware runs and {@code seeds} simulated runs per point. */
@@ -302,9 +312,9 @@ public final class HostCalibration {
             Map.of(EventPipeStress.NAME, "limit=" + Experiments.EVENTPIPE_LIMIT);
 
     /**
-     * Where the simulated runs of a point start: the settings' short window (a speed shortcut that holds for
-     * workloads in a steady state within it), or the real runs' window where those had to be lengthened to
-     * count enough operations, since then the workload's start-up is what the short window would measure.
+     * Where the simulated runs of a point start: the settings' simulated window (by default the real runs'
+     * own), or the real runs' window where those had to be lengthened to count enough operations, since then
+     * the workload's start-up is what the shorter window would measure.
      */
     static Window simulatedWindow(Settings settings, Measured hardware) {
         Window real = hardware.window();

@@ -123,6 +123,16 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldRunBothSidesOfEveryPointOverTenTimeSlicesOfTheHostProfileByDefault() {
+        HostCalibration.Settings defaults = HostCalibration.Settings.defaults();
+
+        assertThat(defaults.simulatedWindow()).isEqualTo(defaults.hardwareWindow());
+        assertThat((double) defaults.simulatedWindow().measureNanos())
+                .isEqualTo(HostCalibration.WINDOW_SLICES * HostCalibration.hostProfile(40).timeSliceNs());
+        assertThat(defaults.simulatedWindow().parameters()).isEqualTo("warmup=5ms,window=40ms");
+    }
+
+    @Test
     void shouldCalibrateEventPipeInTheRegimeOfItsPublishedRows() {
         io.spinlab.sim.workload.Window window = new io.spinlab.sim.workload.Window(5_000_000, 20_000_000);
         String eventPipe = HostCalibration.parameters(io.spinlab.sim.workload.Workloads.byName("eventpipe-stress"), window);
