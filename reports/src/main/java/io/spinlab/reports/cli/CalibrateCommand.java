@@ -78,6 +78,13 @@ final class CalibrateCommand implements Callable<Integer> {
         text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),
                 result.host().logicalProcessors());
         text.println("measured costs: " + result.costs().describe());
+        if (result.lineTransferAfterNs() > 0) {
+            text.printf(Locale.ROOT, "line transfer measured again after the runs: %.0f ns (the profile has the %.0f ns "
+                    + "measured before them)%s%n", result.lineTransferAfterNs(), result.costs().lineTransferNs(),
+                    result.lineTransferMoved() ? "; it moved more than " + Math.round(
+                            CalibrationResult.LINE_TRANSFER_TOLERANCE) + "x, so the real-thread runs may have met "
+                            + "another transfer cost than the profile's" : "");
+        }
         text.println("instruction clock: " + result.bytecode().describe());
         text.printf(Locale.ROOT, "each score: the median of %d real-thread runs and of %d simulated seeds, with "
                 + "their range%n", settings.repetitions(), settings.seeds());

@@ -35,6 +35,12 @@ class CalibrateCommandTest {
                 .containsPattern("instruction clock: (one bytecode costs [0-9.]+ cycles|one bytecode's cost not "
                         + "measurable).*; spinlock-throughput: [0-9.]+ ns per operation on this host")
                 .contains("rank correlation (Spearman)").contains("wrote the profile to " + profile);
+        if (Runtime.getRuntime().availableProcessors() >= 2) {
+            assertThat(out.toString()).containsPattern("line transfer measured again after the runs: [0-9]+ ns \\(the "
+                    + "profile has the [0-9]+ ns measured before them\\)");
+        } else {
+            assertThat(out.toString()).doesNotContain("line transfer measured again");
+        }
         assertThat(out.toString()).doesNotContain("semaphore-latency");
         MachineProfile host = MachineProfileFiles.load(profile);
         assertThat(host.name()).isEqualTo("host");

@@ -17,9 +17,15 @@ import java.util.Objects;
  * @param points     one point per workload and tuning
  * @param costs      the OS costs measured on this host, which the profile takes
  * @param bytecode   what one bytecode of guest code costs here, which the profile takes when usable
+ * @param lineTransferAfterNs the line transfer measured again after the points' real-thread runs, ns (NaN
+ *                   when not measured): the profile has the figure measured before them, and on a virtual
+ *                   machine whose processors move between the host's cores the two can differ severalfold
  */
 public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points,
-                                HostCosts costs, BytecodeCost bytecode) {
+                                HostCosts costs, BytecodeCost bytecode, double lineTransferAfterNs) {
+
+    /** Ratio of the two line-transfer measurements beyond which {@link #lineTransferMoved()} says they differ. */
+    public static final double LINE_TRANSFER_TOLERANCE = 2.0;
 
     public CalibrationResult {
         Objects.requireNonNull(host, "host");
@@ -28,9 +34,24 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
         points = List.copyOf(points);
     }
 
-    /** A result without a bytecode measurement. */
+    /** A result without a bytecode measurement and without the second line-transfer measurement. */
     public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs) {
-        this(host, nsPerPause, points, costs, BytecodeCost.unmeasured());
+        this(host, nsPerPause, points, costs, BytecodeCost.unmeasured(), Double.NaN);
+    }
+
+    /**
+     * Whether the line transfer measured after the runs differs from the one before them by more
+     * than {@value #LINE_TRANSFER_TOLERANCE}× either way: then the real-thread runs may have met a
+     * transfer cost other than the profile's, and points that depend on it (lock and queue
+     * hand-overs) compare the simulator with a different machine. False when either is not measured.
+     */
+    public boolean lineTransferMoved() {
+        double before = costs.lineTransferNs();
+        double after = lineTransferAfterNs;
+        if (!(before > 0) || !(after > 0)) {
+            return false;
+        }
+        return Math.max(before, after) / Math.min(before, after) > LINE_TRANSFER_TOLERANCE;
     }
 
     /**

@@ -300,7 +300,7 @@ public final class HostCalibration {
         } finally {
             pool.shutdownNow();
         }
-        return new CalibrationResult(host, ns, points, costs, bytecode);
+        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer());
     }
 
     /**

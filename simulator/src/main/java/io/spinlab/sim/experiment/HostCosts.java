@@ -150,7 +150,7 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
      * trip of batches of 1,000 hand-overs (the spin wait's PAUSE included, as on any waiting core).
      * NaN on one processor, where the two threads could not spin at once.
      */
-    private static double lineTransfer() throws InterruptedException {
+    static double lineTransfer() throws InterruptedException {
         if (Runtime.getRuntime().availableProcessors() < 2) {
             return Double.NaN;
         }

@@ -123,6 +123,26 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldSayWhenTheLineTransferMovedMoreThanTwofoldDuringTheRuns() {
+        HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000, 5.4, 100, 7_000, 1_700);
+        MachineProfile host = HostCalibration.hostProfile(20, costs);
+
+        assertThat(result(host, costs, 199).lineTransferMoved()).isFalse();
+        assertThat(result(host, costs, 201).lineTransferMoved()).isTrue();
+        assertThat(result(host, costs, 50).lineTransferMoved()).isFalse();
+        assertThat(result(host, costs, 49).lineTransferMoved()).isTrue();
+        assertThat(result(host, costs, Double.NaN).lineTransferMoved()).isFalse();
+        assertThat(new CalibrationResult(host, 20, List.of(), costs).lineTransferAfterNs()).isNaN();
+        HostCosts oneProcessor = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000, 5.4, Double.NaN,
+                7_000, 1_700);
+        assertThat(result(host, oneProcessor, 500).lineTransferMoved()).isFalse();
+    }
+
+    private static CalibrationResult result(MachineProfile host, HostCosts costs, double after) {
+        return new CalibrationResult(host, 20, List.of(), costs, BytecodeCost.unmeasured(), after);
+    }
+
+    @Test
     void shouldRunBothSidesOfEveryPointOverTenTimeSlicesOfTheHostProfileByDefault() {
         HostCalibration.Settings defaults = HostCalibration.Settings.defaults();
 
