@@ -73,6 +73,19 @@ final class Engine {
      * preempted keeps the rest of its slice (as after an injected preemption). SMT: logical
      * processors of one core are numbered next to each other, and instructions drained at a
      * scheduling point are stretched as the siblings are busy at that instant (InstructionClock).
+     *
+     * Running ahead (memory model on): a request whose answer is known when it is made (a PAUSE
+     * batch, a clock read, a charge, an unpark) is handled on the simulated thread itself, which
+     * then runs on instead of waiting for the request's RESUME: up to its next request, which it
+     * files and parks in. The engine handles that request at the first one's RESUME, at the time
+     * and with the instruction time it would have had if the thread had parked and been run
+     * there, so the events, their times and the digest are as without running ahead; only a
+     * hand-off per such request is saved (a spin loop's PAUSE no longer parks). What the thread
+     * does in between is local: its shared reads and writes are memory-model requests, and the
+     * free calls that read the engine's state (nextRandom, nowPicos, the spin-wait bookkeeping,
+     * parkUntil's deadline) first wait for the RESUME (catchUp). Only plain, uninstrumented
+     * reads of shared fields and the JDK's interrupt status are read at the request's start
+     * rather than its end: values a racy read may see on hardware as well.
 
      * Determinism: the only inputs to any decision are the event order (time, seq), thread
      * indices (creation order), the ready queues' FIFO order, and the seeded SimRandom streams.
@@ -139,6 +152,8 @@ final class Engine {
     final String context;
     /** The memory model, or null when the run has none. */
     final MemoryModel memory;
+    /** Threads may run ahead of requests whose answer is known when made (memory model on; see the notes). */
+    private final boolean runAhead;
     /** The platform of this engine's simulation (set once by Simulation). */
     SimulatedPlatform platform;
     private final SimRandom faultRandom;
@@ -187,7 +202,8 @@ final class Engine {
     private SimThread blockedOutside;
 
     Engine(MachineProfile machine, long seed, Faults faults, Budgets budgets, boolean traceOn, long traceLimit,
-            String context, boolean memoryModel, int schedulingPoints, FieldLayouts layouts, boolean noise) {
+            String context, boolean memoryModel, int schedulingPoints, FieldLayouts layouts, boolean noise,
+            boolean runAhead) {
         this.machine = machine;
         this.costs = OsCosts.of(machine);
         this.scheduler = new Scheduler(machine.logicalProcessors(), machine.smtThreadsPerCore(),
@@ -201,6 +217,7 @@ final class Engine {
         this.seed = seed;
         this.context = context;
         this.memory = memoryModel ? new MemoryModel(machine) : null;
+        this.runAhead = runAhead && memoryModel;
         SimRandom root = new SimRandom(seed);
         this.platformRandom = root.split();
         this.faultRandom = root.split();
@@ -235,9 +252,16 @@ final class Engine {
         me.reqObject = object;
         boolean wasInterrupted = Thread.interrupted();
         me.reqInterrupted = wasInterrupted;
-        if (!wasInterrupted && keepsProcessor(kind)) {
+        if (me.ahead) {
+            // running ahead of an earlier request: this one waits for that one's RESUME (afterRun)
+        } else if (!wasInterrupted && keepsProcessor(kind)) {
             afterRun(me);
             if (continueInline(me)) {
+                return answer(me);
+            }
+            if (mayRunAhead(me, kind)) {
+                me.ahead = true;
+                me.reqKind = SimThread.REQ_NONE;
                 return answer(me);
             }
             me.requestHandled = true;
@@ -304,6 +328,33 @@ final class Engine {
         return true;
     }
 
+    /**
+     * Whether the running thread, whose request of {@code kind} was just handled on it and whose
+     * RESUME is pending, may run on to its next request (see "Running ahead"). A memory access
+     * may not: its value is read when the access's time is over.
+     */
+    private boolean mayRunAhead(SimThread me, int kind) {
+        return runAhead && kind != SimThread.REQ_MEMORY && outcome == null && !killing
+                && me.reqError == null;
+    }
+
+    /**
+     * Called by a running thread before it reads the engine's state without a request: if it is
+     * running ahead, it waits until the engine is at its pending RESUME and then runs on from
+     * there, as if it had not run ahead. No event and no cost.
+     */
+    void catchUp(SimThread me) {
+        if (me.ahead) {
+            call(SimThread.REQ_CATCH_UP, 0, null);
+        }
+    }
+
+    /** The running simulated thread if the caller is it, else null. */
+    private SimThread runningCaller() {
+        SimThread me = current;
+        return me != null && me.thread == Thread.currentThread() ? me : null;
+    }
+
     /** A memory access of guest code on {@code t}, the running thread (memory model on). */
     void memoryAccess(SimThread t, Object target, long offset, int kind) {
         call(SimThread.REQ_MEMORY, (offset << SimThread.MEMORY_KIND_BITS) | kind, target);
@@ -334,6 +385,7 @@ final class Engine {
         if (killing) {
             return;
         }
+        catchUp(me);
         if (me.spinBlockerId >= 0) {
             throw new IllegalStateException("'" + me.name + "' began a spin wait on " + blockers.of(blocker).name
                     + " inside its spin wait on " + blockers.get(me.spinBlockerId).name
@@ -361,6 +413,9 @@ final class Engine {
             throw new IllegalStateException("'" + me.name + "' ended a spin wait on " + blockers.of(blocker).name
                     + " that it had not begun");
         }
+        if (!killing) {
+            catchUp(me);
+        }
         BlockerStats stats = blockers.get(me.spinBlockerId);
         if (!BlockerTable.isOf(stats, blocker)) {
             throw new IllegalStateException("'" + me.name + "' ended a spin wait on " + blockers.of(blocker).name
@@ -379,6 +434,10 @@ final class Engine {
     int nextRandom(int bound) {
         if (started && !onSimulatedThread() && Thread.currentThread() != engineThread) {
             throw notInSimulation();
+        }
+        SimThread me = runningCaller();
+        if (me != null) {
+            catchUp(me);
         }
         return platformRandom.nextInt(bound);
     }
@@ -552,6 +611,13 @@ final class Engine {
             pauseFor(t, 0, remaining);
             return;
         }
+        if (t.requestAtResume) {
+            t.requestAtResume = false;
+            if (t.reqKind != SimThread.REQ_CATCH_UP) {
+                afterRun(t); // what the thread would have reached had it run from here
+                return;
+            }
+        }
         runThread(t);
         while (t.reqKind == SimThread.REQ_NONE && !t.finished && monitorReleased(t)) {
             runThread(t); // same instant, same events: the wait was in real time only
@@ -618,6 +684,11 @@ final class Engine {
     private void afterRun(SimThread t) {
         if (t.requestHandled) {
             t.requestHandled = false; // handled on the thread itself before it parked (see call)
+            return;
+        }
+        if (t.ahead) {
+            t.ahead = false; // it ran ahead of its pending RESUME: the request (or end) waits for it
+            t.requestAtResume = true;
             return;
         }
         handleRequest(t, instructions.drain(t, now));

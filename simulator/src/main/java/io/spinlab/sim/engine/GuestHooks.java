@@ -292,6 +292,7 @@ public final class GuestHooks {
     }
 
     private static void parkUntil(SimThread t, Object blocker, long deadlineMillis) {
+        t.engine.catchUp(t);
         long nanos = saturatedMultiply(deadlineMillis, NANOS_PER_MILLI) - t.engine.now / PICOS_PER_NANO;
         t.engine.platform.parkNanos(blocker, nanos);
     }

@@ -37,6 +37,11 @@ final class SimThread implements Executor {
     static final int REQ_CHARGE = 8;
     /** A volatile or VarHandle access of guest code (memory model on): reqObject, reqArg = offset << 2 | kind. */
     static final int REQ_MEMORY = 9;
+    /**
+     * Not a request to handle: a thread running ahead waits for its pending RESUME before it
+     * reads the engine's state (Engine.catchUp), then runs on.
+     */
+    static final int REQ_CATCH_UP = 10;
     /** REQ_YIELD's argument for {@code Platform.yieldThread}: {@code SwitchToThread} or {@code sched_yield}. */
     static final long YIELD_SWITCH_TO_THREAD = 0;
     /** REQ_YIELD's argument for {@code Platform.sleep(0)}: Windows' {@code Sleep(0)}, Linux's {@code sched_yield}. */
@@ -114,6 +119,13 @@ final class SimThread implements Executor {
     boolean requestDeferred;
     /** The request in req* was handled on the thread itself, which then parked anyway (Engine.call). */
     boolean requestHandled;
+    /**
+     * The thread runs ahead of its pending RESUME: its last request was handled on it and it
+     * went on without waiting for the request's time to pass (Engine "Running ahead").
+     */
+    boolean ahead;
+    /** The request in req* (or the thread's end) was made running ahead: the engine handles it at the pending RESUME. */
+    boolean requestAtResume;
     /** PAUSE time still owed by a batch that a time-slice end or a preemption interrupted, ps. */
     long pauseRemainingPicos;
     /** When the PAUSE batch in progress ends, or 0 when the thread's current operation is not one, ps. */

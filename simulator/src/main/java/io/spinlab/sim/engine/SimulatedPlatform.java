@@ -52,6 +52,10 @@ public final class SimulatedPlatform implements Platform {
 
     /** The current virtual time in picoseconds (no cost, not a scheduling point). */
     public long nowPicos() {
+        SimThread me = engine.current;
+        if (me != null && me.thread == Thread.currentThread()) {
+            engine.catchUp(me);
+        }
         return engine.now;
     }
 

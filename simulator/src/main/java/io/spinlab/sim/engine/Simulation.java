@@ -118,7 +118,7 @@ public final class Simulation {
         this.engine = new Engine(builder.machine, builder.seed, builder.faults, builder.budgets, builder.trace,
                 builder.traceLimit, builder.context, builder.memoryModel, builder.schedulingPoints,
                 builder.schedulingPoints > 0 && builder.memoryModel ? builder.guestLoader().layouts() : null,
-                builder.noise);
+                builder.noise, builder.runAhead);
         this.platform = new SimulatedPlatform(this, engine);
         this.engine.platform = platform;
         this.toInitialize = List.copyOf(builder.initialize);
@@ -236,6 +236,7 @@ public final class Simulation {
         private final List<Class<?>> initialize = new ArrayList<>();
         private boolean memoryModel;
         private boolean noise;
+        private boolean runAhead = true;
         private final List<String> guestPrefixes = new ArrayList<>(GuestClassLoader.DEFAULT_GUEST_PREFIXES);
         private GuestClassLoader.Transform guestTransform;
         private GuestClassLoader transformedLoader;
@@ -330,6 +331,16 @@ public final class Simulation {
          */
         public Builder noise(boolean on) {
             this.noise = on;
+            return this;
+        }
+
+        /**
+         * Whether threads may run ahead of a request whose answer is known when it is made (on by
+         * default; see the engine's notes): off only in the test that shows it changes nothing
+         * but the number of hand-offs.
+         */
+        Builder runAhead(boolean on) {
+            this.runAhead = on;
             return this;
         }
 
