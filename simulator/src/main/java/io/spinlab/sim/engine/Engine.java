@@ -95,8 +95,11 @@ final class Engine {
      * Memory model (on only when built with it): guest bytecode, loaded by the instrumenting
      * GuestClassLoader, calls GuestHooks before every volatile and VarHandle access; the hook
      * finds its SimThread through RUNNING and files a REQ_MEMORY request (object, offset,
-     * kind) here, a scheduling point like any Platform call. The MemoryModel prices it from
-     * the line's coherence state at the current time (hit, transfer, stall behind another
+     * kind) here, a scheduling point like any Platform call. The access happens when the thread
+     * reaches it: after the instruction time drained into it (a deferred RESUME, see
+     * handleRequest), so accesses of all processors reach the MemoryModel in the order of their
+     * virtual times. The MemoryModel prices it from
+     * the line's coherence state at that time (hit, transfer, stall behind another
      * core's exclusive access, atomic base cost); the thread is charged that as working time
      * and performs the access when it resumes, at the end of the charged interval. So a CAS
      * that another thread's CAS overtook meanwhile fails, exactly as on hardware, and
@@ -288,6 +291,16 @@ final class Engine {
         return me.reqResult;
     }
 
+    /**
+     * Requests that read or change state other threads see (a memory access, an unpark, a
+     * thread start) or give up the processor: handled at the instant the thread reaches them,
+     * after the instructions before them, never earlier (see handleRequest).
+     */
+    private static boolean touchesOthers(int kind) {
+        return kind == SimThread.REQ_MEMORY || kind == SimThread.REQ_UNPARK || kind == SimThread.REQ_START
+                || kind == SimThread.REQ_YIELD || kind == SimThread.REQ_SLEEP || kind == SimThread.REQ_PARK;
+    }
+
     /** Requests after which the thread runs on, on its processor: the ones the fast path may handle inline. */
     private static boolean keepsProcessor(int kind) {
         return kind == SimThread.REQ_MEMORY || kind == SimThread.REQ_PAUSE || kind == SimThread.REQ_CLOCK
@@ -301,31 +314,39 @@ final class Engine {
      * wall-clock check due, no injected preemption possible), take the event here and let the
      * thread continue without parking. The loop would have taken the same event next and done
      * the same, so the event order and the digest are unchanged; only the hand-off is saved.
+     * A RESUME that ends the instructions before a deferred request is taken the same way and
+     * the request handled here, as onResume would; then its own RESUME is tried in turn.
      */
     private boolean continueInline(SimThread me) {
-        if (outcome != null || killing || !interrupted.isEmpty() || me.requestDeferred
-                || me.pauseRemainingPicos > 0 || faults.preemptionRate() > 0) {
-            return false;
+        while (true) {
+            if (outcome != null || killing || !interrupted.isEmpty() || me.pauseRemainingPicos > 0
+                    || faults.preemptionRate() > 0) {
+                return false;
+            }
+            Event e = queue.peek();
+            if (e == null || e.thread != me || e.kind != Event.RESUME || e.token != me.resumeToken) {
+                return false;
+            }
+            long time = e.time;
+            if (time > virtualLimitPicos || steps == maxSteps || ((steps + 1) & WALL_CHECK_MASK) == 0) {
+                return false;
+            }
+            if (preemptDue(me, time)) {
+                return false;
+            }
+            queue.recycle(queue.poll());
+            me.pauseEndPicos = 0;
+            now = time;
+            steps++;
+            inlineContinuations++;
+            me.heldOffLast = false;
+            if (!me.requestDeferred) {
+                me.reqKind = SimThread.REQ_NONE;
+                return true;
+            }
+            me.requestDeferred = false; // its instructions are over: the request is due now (as in onResume)
+            handleRequest(me, 0); // schedules its RESUME: take that one too if it is the earliest
         }
-        Event e = queue.peek();
-        if (e == null || e.thread != me || e.kind != Event.RESUME || e.token != me.resumeToken) {
-            return false;
-        }
-        long time = e.time;
-        if (time > virtualLimitPicos || steps == maxSteps || ((steps + 1) & WALL_CHECK_MASK) == 0) {
-            return false;
-        }
-        if (preemptDue(me, time)) {
-            return false;
-        }
-        queue.recycle(queue.poll());
-        me.pauseEndPicos = 0;
-        now = time;
-        steps++;
-        inlineContinuations++;
-        me.heldOffLast = false;
-        me.reqKind = SimThread.REQ_NONE;
-        return true;
     }
 
     /**
@@ -335,7 +356,7 @@ final class Engine {
      */
     private boolean mayRunAhead(SimThread me, int kind) {
         return runAhead && kind != SimThread.REQ_MEMORY && outcome == null && !killing
-                && me.reqError == null;
+                && me.reqError == null && !me.requestDeferred;
     }
 
     /**
@@ -696,13 +717,14 @@ final class Engine {
 
     /**
      * Handles the request the running thread stopped at, {@code work} ps of instruction time
-     * after now: added to the cost of a request that keeps the processor, waited out first
-     * (one deferred RESUME) by one that leaves it or ends the thread.
+     * after now: added to the cost of a request whose effect is the thread's own (PAUSE, clock
+     * read, charge), waited out first (one deferred RESUME) by one that reads or changes what
+     * other threads see, leaves the processor or ends the thread, so that it happens at its own
+     * time, in order with the other processors' requests.
      */
     private void handleRequest(SimThread t, long work) {
         int kind = t.reqKind;
-        if (work > 0 && (t.finished || kind == SimThread.REQ_YIELD || kind == SimThread.REQ_SLEEP
-                || kind == SimThread.REQ_PARK)) {
+        if (work > 0 && (t.finished || touchesOthers(kind))) {
             t.requestDeferred = true;
             continueAfter(t, work, 0, Activity.WORKING);
             return;

@@ -46,7 +46,7 @@ public final class CountedLoop implements Workload {
         return new WorkloadResult(name(), parameters(), platform.toString(), sum, end - begin);
     }
 
-    private static int sum(int n) {
+    static int sum(int n) {
         int sum = 0;
         for (int i = 0; i < n; i++) {
             sum += i;
