@@ -1,5 +1,7 @@
 package io.spinlab.sim.experiment;
 
+import io.spinlab.sim.workload.WorkloadResult;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -51,6 +53,7 @@ public record ExperimentRow(String experiment, String workload, String machine, 
 
     /** Fewer operations than this in a window make no score: a 0 or 1 says nothing about the primitive. */
     public static final long MIN_OPERATIONS = 100;
+
 
     public ExperimentRow {
         Objects.requireNonNull(experiment, "experiment");
@@ -185,21 +188,38 @@ public record ExperimentRow(String experiment, String workload, String machine, 
 
     /**
      * Why the row measured nothing, when a completed side counted fewer than
-     * {@link #MIN_OPERATIONS} operations: e.g. {@code left counted 0 operations (fewer than 100)}.
+     * {@link #MIN_OPERATIONS} operations, or batches of them where the workload counts in
+     * batches ({@link WorkloadResult#OPERATIONS_PER_COUNT}: its score moves by a whole batch or not
+     * at all): e.g.
+     * {@code left counted 0 operations in the window (fewer than 100)}.
      */
     public Optional<String> notMeasurable() {
+        long left = operationsPerCount(leftMetrics);
+        long right = operationsPerCount(rightMetrics);
         List<String> sides = new ArrayList<>();
-        if (leftOperations >= 0 && leftOperations < MIN_OPERATIONS) {
-            sides.add("left counted " + leftOperations);
+        if (leftOperations >= 0 && leftOperations / left < MIN_OPERATIONS) {
+            sides.add("left counted " + counted(leftOperations, left));
         }
-        if (rightOperations >= 0 && rightOperations < MIN_OPERATIONS) {
-            sides.add("right counted " + rightOperations);
+        if (rightOperations >= 0 && rightOperations / right < MIN_OPERATIONS) {
+            sides.add("right counted " + counted(rightOperations, right));
         }
         if (sides.isEmpty()) {
             return Optional.empty();
         }
+        boolean batches = left > 1 || right > 1;
         return Optional.of(String.join(" and ", sides) + " operations in the window (fewer than " + MIN_OPERATIONS
-                + ")");
+                + (batches ? " batches" : "") + ")");
+    }
+
+    /** The batch a run's operations are counted in ({@link WorkloadResult#OPERATIONS_PER_COUNT}); 1 if it says none. */
+    private static long operationsPerCount(Map<String, Double> metrics) {
+        Double perCount = metrics.get(WorkloadResult.OPERATIONS_PER_COUNT);
+        return perCount == null || perCount < 1 ? 1 : perCount.longValue();
+    }
+
+    private static String counted(long operations, long perCount) {
+        return perCount == 1 ? Long.toString(operations)
+                : operations + " (" + operations / perCount + " batches of " + perCount + ")";
     }
 
     /**

@@ -169,6 +169,7 @@ public final class Quwi implements Workload {
         ThreadPool pool = builder.build();
         MeasuredRun run = new MeasuredRun(context, window, drivers);
         run.metric("drivers", drivers);
+        run.metric(WorkloadResult.OPERATIONS_PER_COUNT, depth); // a chain is counted when its last item ran
         for (int d = 0; d < drivers; d++) {
             run.start("driver-" + d, slot -> {
                 ManualResetEvent done = new ManualResetEvent(context);

@@ -20,6 +20,14 @@ import java.util.Objects;
 public record WorkloadResult(String workload, String parameters, String platform, long operations,
                              long elapsedNanos, Map<String, Double> metrics) {
 
+    /**
+     * The metric by which a workload says it counts its operations in batches: a thread-pool
+     * chain of {@code depth} work items is counted when its last item ran ({@link Quwi}). Its
+     * score moves by a whole batch or not at all, so the floor of a measurable score applies to
+     * batches (two chains of 512 against two is 0 %, whatever the pools did).
+     */
+    public static final String OPERATIONS_PER_COUNT = "operationsPerCount";
+
     public WorkloadResult {
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(parameters, "parameters");

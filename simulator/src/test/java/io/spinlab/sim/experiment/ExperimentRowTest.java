@@ -1,5 +1,6 @@
 package io.spinlab.sim.experiment;
 
+import io.spinlab.sim.workload.WorkloadResult;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -27,6 +28,22 @@ class ExperimentRowTest {
                 "left counted 0 and right counted 0 operations in the window (fewer than 100)");
         assertThat(oneSide.verdict()).isEqualTo(Verdict.NOT_MEASURABLE);
         assertThat(oneSide.notMeasurable()).contains("right counted 99 operations in the window (fewer than 100)");
+    }
+
+    /** A thread-pool row counts chains of 512 items: 1,024 items are two chains, no score. */
+    @Test
+    void shouldApplyTheFloorToBatchesWhenTheWorkloadCountsInBatches() {
+        Map<String, Double> chains = Map.of(WorkloadResult.OPERATIONS_PER_COUNT, 512.0);
+        ExperimentRow twoChains = new ExperimentRow("e", "quwi", "m", "depth=512", "l", 256, "r", 256,
+                Published.delta(30, "a PR"), chains, chains, Optional.empty(), 0, true, 1_024, 51_200, 1L);
+        ExperimentRow hundredChains = new ExperimentRow("e", "quwi", "m", "depth=512", "l", 12_800, "r", 12_800,
+                Published.delta(30, "a PR"), chains, chains, Optional.empty(), 0, true, 51_200, 51_200, 1L);
+
+        assertThat(twoChains.verdict()).isEqualTo(Verdict.NOT_MEASURABLE);
+        assertThat(twoChains.notMeasurable()).contains(
+                "left counted 1024 (2 batches of 512) operations in the window (fewer than 100 batches)");
+        assertThat(hundredChains.notMeasurable()).isEmpty();
+        assertThat(hundredChains.verdict()).isEqualTo(Verdict.DISAGREES);
     }
 
     @Test

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.fail;
  *     -Dspinlab.golden.update=true
  * </pre>
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
 class PublishedDirectionsTest {
 
     /** Set to {@code true} to rewrite the golden table instead of comparing with it (as the reports' goldens). */
