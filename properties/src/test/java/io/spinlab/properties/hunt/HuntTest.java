@@ -45,16 +45,16 @@ class HuntTest {
         HuntCase shrunk = report.found().orElseThrow();
         HuntCase original = report.original().orElseThrow();
         assertSmallestDrainCase(shrunk);
-        // Since bytecode costs the measured 0.2 cycles, the second case already loses (at one cycle
-        // per bytecode, the third: 4 x 8 processors with a 10-cycle PAUSE, seed 762; before the waker
-        // paid each wake-up's system call, the fourth).
-        assertThat(original.machine().name()).isEqualTo("skylake-i7-6700@pause=1,procs=4");
-        assertThat(original.multiplier()).isEqualTo(2.0);
+        // Since an access happens after the instructions before it, the third case loses: 4 x 8
+        // processors with a 10-cycle PAUSE, seed 762 (with accesses priced when their thread stopped
+        // and 0.2 cycles per bytecode, the second: 2 x 4 processors, PAUSE 1 cycle, seed 34).
+        assertThat(original.machine().name()).isEqualTo("skylake-i7-6700@pause=10,procs=8");
+        assertThat(original.multiplier()).isEqualTo(4.0);
         assertThat(original.windowMicros()).isEqualTo(3_000);
-        assertThat(original.seed()).isEqualTo(34);
-        assertThat(report.casesTried()).isEqualTo(2);
+        assertThat(original.seed()).isEqualTo(762);
+        assertThat(report.casesTried()).isEqualTo(3);
         assertThat(report.shrinkSteps()).isEqualTo(2);
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(793, 300));
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(797, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(29, 300));
         assertThat(report.replay()).endsWith("--candidate net6,spin=none --workload mres-wait-drain-rate "
                 + "--threshold 10.0 --replay c:0,0,0,0,0,0");
@@ -75,7 +75,7 @@ class HuntTest {
         Hunt.Report report = Hunt.run(config);
 
         assertSmallestDrainCase(report.found().orElseThrow());
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(818, 300));
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(819, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(28, 300));
         assertThat(report.replay()).contains(" --seeds 1 --no-noise --replay ");
         assertThat(report.describe(config)).doesNotContain("medians of");
@@ -118,8 +118,8 @@ class HuntTest {
         assertThat(original.seed()).isEqualTo(422);
         assertThat(report.casesTried()).isEqualTo(4);
         assertThat(report.shrinkSteps()).isEqualTo(2);
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(2885, 300));
-        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1376, 300));
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(2886, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1377, 300));
         assertThat(report.replay()).endsWith("--replay c:0,0,0,0,0,0");
     }
 
