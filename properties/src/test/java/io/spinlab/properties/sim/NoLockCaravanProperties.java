@@ -68,8 +68,8 @@ class NoLockCaravanProperties {
 
         String describeWaiting() {
             return String.format(Locale.ROOT, "%d failing writer(s): %d lock acquisitions, at most %d and on average "
-                    + "%.2f threads waiting on the manager lock", world.failingWriters(), seen.phaseLockAcquisitions(),
-                    lock.maxSpinWaiters(), meanWaiters());
+                    + "%.2f threads waiting on the manager lock in %,d ns", world.failingWriters(), seen.phaseLockAcquisitions(),
+                    lock.maxSpinWaiters(), meanWaiters(), seen.phaseNanos());
         }
     }
 
