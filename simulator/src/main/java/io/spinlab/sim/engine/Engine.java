@@ -104,7 +104,12 @@ final class Engine {
      * and performs the access when it resumes, at the end of the charged interval. So a CAS
      * that another thread's CAS overtook meanwhile fails, exactly as on hardware, and
      * deterministically. The digest records each access with its object's first-touch id, its
-     * offset and kind. With the memory model off nothing of this exists and runs are as before.
+     * offset and kind. A store without a fence goes into its processor's store buffer: the
+     * thread is charged a hit and goes on, and if the MemoryModel says the store commits later
+     * (its line is elsewhere, or an earlier store of the processor still waits) the hook hands
+     * it to BufferedStores, which keeps it out of other threads' sight until the clock passes
+     * its commit: runThread shows each thread its own view, and every advance of `now` commits
+     * what is due. With the memory model off nothing of this exists and runs are as before.
      * SimulatedPlatform.charge(picos) stays the plain cost hook for finer models.
      *
      * A monitor held outside the simulation: a simulated virtual thread that blocks entering a
@@ -155,6 +160,8 @@ final class Engine {
     final String context;
     /** The memory model, or null when the run has none. */
     final MemoryModel memory;
+    /** Stores waiting in store buffers, and the running thread's view of them. */
+    final BufferedStores stores = new BufferedStores();
     /** Threads may run ahead of requests whose answer is known when made (memory model on; see the notes). */
     private final boolean runAhead;
     /** The platform of this engine's simulation (set once by Simulation). */
@@ -304,7 +311,7 @@ final class Engine {
     /** Requests after which the thread runs on, on its processor: the ones the fast path may handle inline. */
     private static boolean keepsProcessor(int kind) {
         return kind == SimThread.REQ_MEMORY || kind == SimThread.REQ_PAUSE || kind == SimThread.REQ_CLOCK
-                || kind == SimThread.REQ_CHARGE || kind == SimThread.REQ_UNPARK;
+                || kind == SimThread.REQ_CHARGE || kind == SimThread.REQ_UNPARK || kind == SimThread.REQ_FENCE;
     }
 
     /**
@@ -337,6 +344,7 @@ final class Engine {
             queue.recycle(queue.poll());
             me.pauseEndPicos = 0;
             now = time;
+            stores.commitUpTo(now);
             steps++;
             inlineContinuations++;
             me.heldOffLast = false;
@@ -533,6 +541,7 @@ final class Engine {
         engineThread = Thread.currentThread();
         placeInitialThreads();
         loop();
+        stores.commitAll();
         if (outcome == null) {
             outcome = live == 0 ? Outcome.COMPLETED : Outcome.DEADLOCK;
             if (outcome == Outcome.DEADLOCK) {
@@ -587,6 +596,7 @@ final class Engine {
                 return;
             }
             now = time;
+            stores.commitUpTo(now);
             steps++;
             if ((steps & WALL_CHECK_MASK) == 0 && System.nanoTime() - wallStart > wallLimitNanos) {
                 exhausted("wall-clock budget of " + budgets.maxWallMillis() + " ms exhausted");
@@ -694,9 +704,11 @@ final class Engine {
         t.continuation = null;
         t.resubmittedByOther = false;
         handOffs++;
+        stores.show(t);
         try {
             c.run();
         } finally {
+            stores.showNewest();
             current = null;
         }
     }
@@ -757,6 +769,8 @@ final class Engine {
                 continueAfter(t, work, noise.cost(costs.clockReadPicos()), Activity.WORKING);
             }
             case SimThread.REQ_CHARGE -> continueAfter(t, work, costs.atLeastFloor(t.reqArg), Activity.WORKING);
+            case SimThread.REQ_FENCE -> continueAfter(t, work, costs.atLeastFloor(memory != null
+                    ? memory.fence(t.processor, later(work)) : costs.atomicOpPicos()), Activity.WORKING);
             case SimThread.REQ_YIELD -> {
                 if (t.reqArg == SimThread.YIELD_SLEEP_ZERO) {
                     sleepZero(t);
@@ -809,6 +823,7 @@ final class Engine {
             trace.processorRun(t.processor, t.index, now, end);
         }
         now = end;
+        stores.commitUpTo(now);
     }
 
     private void memoryAccess(SimThread t, long work) {
@@ -820,7 +835,12 @@ final class Engine {
         long cost = memory.access(t.processor, t.reqObject, arg >>> SimThread.MEMORY_KIND_BITS, kind, now);
         digest.record(now, SimThread.REQ_MEMORY, t.index, arg, memory.lastObjectId());
         t.reqObject = null;
-        continueAfter(t, work, costs.atLeastFloor(cost), Activity.WORKING);
+        long total = costs.atLeastFloor(cost);
+        continueAfter(t, work, total, Activity.WORKING);
+        if (kind == AccessKind.WRITE) {
+            long done = memory.storesDoneAt(t.processor);
+            t.storeCommitAt = done > later(work, total) ? done : 0; // others see it then (BufferedStores)
+        }
     }
 
     /** {@code SimpleName: first line of the message}, for one table cell. */

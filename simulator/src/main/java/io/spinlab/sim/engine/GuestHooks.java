@@ -73,26 +73,43 @@ public final class GuestHooks {
             long offset = MemoryModel.ARRAY_BASE_BYTES
                     + (long) index * FieldLayouts.arrayElementBytes(receiver.getClass().getComponentType());
             t.engine.memoryAccess(t, receiver, offset, kind);
-            return;
+        } else {
+            VarHandleTargets.Target target = VarHandleTargets.of(handle);
+            if (receiver != null) {
+                int offset = target == null ? VarHandleTargets.UNKNOWN_OFFSET : target.offset();
+                t.engine.memoryAccess(t, receiver, offset, kind);
+            } else if (target != null && target.statics() != null) {
+                t.engine.memoryAccess(t, target.statics(), target.offset(), kind);
+            }
+            // else: an instance handle with a null receiver; the access itself throws.
         }
-        VarHandleTargets.Target target = VarHandleTargets.of(handle);
-        if (receiver != null) {
-            int offset = target == null ? VarHandleTargets.UNKNOWN_OFFSET : target.offset();
-            t.engine.memoryAccess(t, receiver, offset, kind);
-        } else if (target != null && target.statics() != null) {
-            t.engine.memoryAccess(t, target.statics(), target.offset(), kind);
+        if (t.storeCommitAt != 0) {
+            long commitAt = t.storeCommitAt;
+            t.storeCommitAt = 0;
+            t.engine.stores.begin(t, handle, receiver, index, commitAt);
         }
-        // else: an instance handle with a null receiver; the access itself throws.
     }
 
-    /** {@code VarHandle.fullFence()}: a locked instruction's cost, no line. */
+    /**
+     * After a {@code VarHandle} store without a fence ({@code set}, {@code setOpaque},
+     * {@code setRelease}), with the coordinates {@link #varHandle} had: if the store waits in the
+     * store buffer, the engine records its new value, which other threads see when it commits.
+     */
+    public static void stored(VarHandle handle, Object receiver, int index) {
+        SimThread t = scheduled();
+        if (t != null && t.storeInFlight != null) {
+            t.engine.stores.stored(t, handle, receiver, index);
+        }
+    }
+
+    /** {@code VarHandle.fullFence()}: a locked instruction, no line: it waits for the store buffer to drain. */
     public static void fullFence() {
         SimThread t = scheduled();
         if (t == null) {
             VarHandle.fullFence();
             return;
         }
-        t.engine.platform.charge(t.engine.costs.atomicOpPicos());
+        t.engine.call(SimThread.REQ_FENCE, 0, null);
     }
 
     /** {@code Lookup.findVarHandle}, recording the field the handle accesses. */

@@ -85,6 +85,7 @@ final class SchedulingLog {
             case SimThread.REQ_PAUSE -> point(picos, t, "PAUSE x " + t.reqArg, "");
             case SimThread.REQ_CLOCK -> point(picos, t, "clock", "");
             case SimThread.REQ_CHARGE -> point(picos, t, "charge " + Picos.format(t.reqArg), "");
+            case SimThread.REQ_FENCE -> point(picos, t, "full fence", "");
             case SimThread.REQ_YIELD -> point(picos, t, t.reqArg == SimThread.YIELD_SLEEP_ZERO ? "sleep 0" : "yield", "");
             case SimThread.REQ_SLEEP -> point(picos, t, "sleep " + t.reqArg + " ns", "");
             case SimThread.REQ_PARK -> point(picos, t, t.reqArg >= 0 ? "park " + t.reqArg + " ns" : "park",

@@ -42,6 +42,12 @@ final class SimThread implements Executor {
      * reads the engine's state (Engine.catchUp), then runs on.
      */
     static final int REQ_CATCH_UP = 10;
+    /**
+     * {@code VarHandle.fullFence()} of guest code: a locked instruction without a line, which
+     * waits for the processor's store buffer to drain (memory model on; an atomic's cost in the
+     * fast mode).
+     */
+    static final int REQ_FENCE = 11;
     /** REQ_YIELD's argument for {@code Platform.yieldThread}: {@code SwitchToThread} or {@code sched_yield}. */
     static final long YIELD_SWITCH_TO_THREAD = 0;
     /** REQ_YIELD's argument for {@code Platform.sleep(0)}: Windows' {@code Sleep(0)}, Linux's {@code sched_yield}. */
@@ -110,6 +116,13 @@ final class SimThread implements Executor {
     int initializerDepth;
     /** Bytecode instructions executed since the last scheduling point (the instruction clock). */
     long pendingInstructions;
+    /**
+     * The last request, a store without a fence, commits after the thread goes on: when, ps (the
+     * hook then reports the store to {@link BufferedStores}); 0 otherwise.
+     */
+    long storeCommitAt;
+    /** The buffered store the thread is making: begun before the guest's store, recorded after it. */
+    BufferedStores.Pending storeInFlight;
     /** Bytes of new arrays zeroed and of {@code System.arraycopy} copied since the last scheduling point. */
     long pendingStoredBytes;
     /**

@@ -82,6 +82,9 @@ final class AccessInstrumenter {
      * Coordinates are the parameters before the mode's values: none (static field), one
      * reference (instance field), or a reference and an int (array element, or a byte offset
      * into a byte[] view). A call site whose descriptor fits none of these is left alone.
+     * The helper of a store without a fence (set, setOpaque, setRelease) calls
+     * GuestHooks.stored with the same coordinates after the store, so that the engine can keep
+     * a store that waits in the store buffer out of other threads' sight until it commits.
      *
      * Static initializers: exitInitializer runs before every return and athrow. An exception
      * thrown and caught inside the same initializer therefore ends the hook-free section early
@@ -109,6 +112,7 @@ final class AccessInstrumenter {
     private static final String LOOKUP = "java/lang/invoke/MethodHandles$Lookup";
     private static final String ACCESS_DESC = "(Ljava/lang/Object;II)V";
     private static final String VAR_HANDLE_HOOK_DESC = "(Ljava/lang/invoke/VarHandle;Ljava/lang/Object;II)V";
+    private static final String STORED_HOOK_DESC = "(Ljava/lang/invoke/VarHandle;Ljava/lang/Object;I)V";
     private static final String HELPER_PREFIX = "spinlab$vh$";
     private static final String ARRAYCOPY = "java/lang/System.arraycopy (Ljava/lang/Object;ILjava/lang/Object;II)V";
     /** An array element that holds a reference, on the 64-bit runtimes the profiles model. */
@@ -298,7 +302,30 @@ final class AccessInstrumenter {
                     h.methodName, desc, null, null);
             mv.visitCode();
             mv.visitVarInsn(Opcodes.ALOAD, 0);
-            switch (h.coordinates) {
+            pushCoordinates(mv, h.coordinates);
+            pushInt(mv, h.mode.kind());
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "varHandle", VAR_HANDLE_HOOK_DESC, false);
+            mv.visitVarInsn(Opcodes.ALOAD, 0);
+            int slot = 1;
+            for (Type param : Type.getArgumentTypes(h.descriptor)) {
+                mv.visitVarInsn(param.getOpcode(Opcodes.ILOAD), slot);
+                slot += param.getSize();
+            }
+            mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, VAR_HANDLE, h.name, h.descriptor, false);
+            if (h.mode.kind() == AccessKind.WRITE.ordinal()) {
+                // a store without a fence: the engine learns its new value (see GuestHooks.stored)
+                mv.visitVarInsn(Opcodes.ALOAD, 0);
+                pushCoordinates(mv, h.coordinates);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "stored", STORED_HOOK_DESC, false);
+            }
+            mv.visitInsn(Type.getReturnType(h.descriptor).getOpcode(Opcodes.IRETURN));
+            mv.visitMaxs(0, 0);
+            mv.visitEnd();
+        }
+
+        /** The hooks' (receiver, index) for a helper with {@code coordinates}: (null, −1), (receiver, −1) or both. */
+        private static void pushCoordinates(MethodVisitor mv, int coordinates) {
+            switch (coordinates) {
                 case 0 -> {
                     mv.visitInsn(Opcodes.ACONST_NULL);
                     mv.visitInsn(Opcodes.ICONST_M1);
@@ -312,18 +339,6 @@ final class AccessInstrumenter {
                     mv.visitVarInsn(Opcodes.ILOAD, 2);
                 }
             }
-            pushInt(mv, h.mode.kind());
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "varHandle", VAR_HANDLE_HOOK_DESC, false);
-            mv.visitVarInsn(Opcodes.ALOAD, 0);
-            int slot = 1;
-            for (Type param : Type.getArgumentTypes(h.descriptor)) {
-                mv.visitVarInsn(param.getOpcode(Opcodes.ILOAD), slot);
-                slot += param.getSize();
-            }
-            mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, VAR_HANDLE, h.name, h.descriptor, false);
-            mv.visitInsn(Type.getReturnType(h.descriptor).getOpcode(Opcodes.IRETURN));
-            mv.visitMaxs(0, 0);
-            mv.visitEnd();
         }
 
         private record Helper(String methodName, String name, String descriptor, Mode mode, int coordinates) {

@@ -30,6 +30,14 @@ public enum AccessKind {
         return BY_CODE[code];
     }
 
+    /**
+     * True for the locked instructions ({@link #VOLATILE_WRITE}'s fence, {@link #READ_MODIFY_WRITE}):
+     * they wait for their processor's store buffer to drain.
+     */
+    public boolean locked() {
+        return this == VOLATILE_WRITE || this == READ_MODIFY_WRITE;
+    }
+
     /** True for kinds that need the line exclusive (every kind but {@link #READ}). */
     public boolean exclusive() {
         return this != READ;

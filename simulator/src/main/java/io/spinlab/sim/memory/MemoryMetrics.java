@@ -12,7 +12,8 @@ package io.spinlab.sim.memory;
  * @param readModifyWrites locked read-modify-writes (CAS, exchange, add, bitwise)
  * @param hits           accesses served by the core's own copy
  * @param transfers      accesses that moved the line from another core (or memory), or invalidated other copies
- * @param stallPicos     total time accesses waited for a line another core held for its exclusive access
+ * @param stallPicos     total time accesses waited for a line another core held for its exclusive access,
+ *                       and locked instructions for their processor's store buffer to drain
  * @param objects        distinct objects (and classes, for static fields) touched
  * @param lines          distinct cache lines touched
  */

@@ -28,6 +28,17 @@ import java.util.Objects;
  *       ownership and invalidation of the other copies, in parallel) and leaves it exclusive. A
  *       read-modify-write and a volatile store add {@code atomicOpNs}; a store without a fence
  *       adds a hit.</li>
+ *   <li><b>Store buffer.</b> A store without a fence (plain, opaque or release mode: a plain
+ *       {@code mov} on x86) goes into its logical processor's store buffer: the processor goes on
+ *       after a hit, and the store completes in the background at the cost above, in program
+ *       order after the processor's earlier stores (x86's TSO commits stores in order). A locked
+ *       instruction (a read-modify-write, a volatile store's fence, {@link #fence}) first waits
+ *       until the buffer has drained. A load is not held up by buffered stores, and a load of a
+ *       line with the processor's own store pending hits (store-to-load forwarding). Other cores
+ *       see a buffered store when it completes: the line is busy until then, and the engine
+ *       shows its value to other threads only from then on ({@code engine.BufferedStores}). The buffer's
+ *       capacity (36 to 56 entries on the presets' cores) is not modelled: guest code makes a few
+ *       stores between two locked instructions, never dozens.</li>
  *   <li><b>Topology.</b> A transfer costs {@code cacheLineTransferNs} within a socket and
  *       {@code crossSocketTransferNs} between sockets ({@link MachineProfile#socketOfCore}). A
  *       read miss is served by the nearest copy: the owner, or a sharer on the reader's socket if
@@ -111,6 +122,8 @@ public final class MemoryModel {
     /** The socket of each core; null on a one-socket part. */
     private final int[] socketOfCore;
     private final long atomicPicos;
+    /** Per logical processor: when the last store in its store buffer completes. */
+    private final long[] storesDoneAt;
     private final IdentityHashMap<Object, ObjectLines> objects = new IdentityHashMap<>();
     private Object lastObject;
     private ObjectLines lastLines;
@@ -146,6 +159,7 @@ public final class MemoryModel {
             this.socketOfCore = null;
         }
         this.atomicPicos = MachineProfile.nanosToPicos(machine.atomicOpNs());
+        this.storesDoneAt = new long[machine.logicalProcessors()];
     }
 
     public MachineProfile machine() {
@@ -191,24 +205,49 @@ public final class MemoryModel {
         lastLineIndex = index;
         Line line = target.line(index, this);
         int core = coreOf(processor);
+        if (kind.locked()) {
+            long drain = drainWait(processor, nowPicos);
+            return drain + exclusiveAccess(line, core, kind, nowPicos + drain);
+        }
         if (nowPicos < line.handoverAt && line.heldBefore(core, kind != AccessKind.READ)) {
+            long cost = hitBeforeHandover(kind);
+            if (kind == AccessKind.WRITE) {
+                storesDoneAt[processor] = Math.max(storesDoneAt[processor], nowPicos + cost);
+            }
+            return cost;
+        }
+        if (kind == AccessKind.READ) {
+            return read(line, core, nowPicos);
+        }
+        writes++;
+        return buffered(line, processor, core, nowPicos);
+    }
+
+    /** A locked instruction at {@code at}, after its processor's store buffer drained: the line exclusive, then the atomic. */
+    private long exclusiveAccess(Line line, int core, AccessKind kind, long at) {
+        if (at < line.handoverAt && line.heldBefore(core, true)) {
             return hitBeforeHandover(kind);
         }
-        return switch (kind) {
-            case READ -> read(line, core, nowPicos);
-            case WRITE -> {
-                writes++;
-                yield exclusive(line, core, nowPicos, hitPicos);
-            }
-            case VOLATILE_WRITE -> {
-                volatileWrites++;
-                yield exclusive(line, core, nowPicos, atomicPicos);
-            }
-            case READ_MODIFY_WRITE -> {
-                readModifyWrites++;
-                yield exclusive(line, core, nowPicos, atomicPicos);
-            }
-        };
+        if (kind == AccessKind.VOLATILE_WRITE) {
+            volatileWrites++;
+        } else {
+            readModifyWrites++;
+        }
+        return exclusive(line, core, at, atomicPicos, true);
+    }
+
+    /**
+     * Costs a full fence by logical processor {@code processor} at {@code nowPicos}
+     * ({@code VarHandle.fullFence}, a locked instruction on x86 without a line of its own): the
+     * wait for its store buffer to drain, plus {@code atomicOpNs}.
+     */
+    public long fence(int processor, long nowPicos) {
+        return drainWait(processor, nowPicos) + atomicPicos;
+    }
+
+    /** When logical processor {@code processor}'s buffered stores have all completed (0 if it never stored). */
+    public long storesDoneAt(int processor) {
+        return storesDoneAt[processor];
     }
 
     /** The id (first-touch order, from 0) of the object of the last {@link #access}. */
@@ -255,11 +294,14 @@ public final class MemoryModel {
             hits++;
             return hitPicos;
         }
-        long wait = Math.max(0, line.busyUntil - now);
-        stallPicos += wait;
         transfers++;
         long transfer = readTransferPicos(line, core);
-        line.beginHandover(now, now + wait + transfer / 2); // the request's leg
+        // a read queued behind a busy line is served when the busy access ends (the holder answers
+        // a snoop that waited for its store or locked instruction at once); else after its leg
+        long reached = Math.max(now + transfer / 2, line.busyUntil);
+        long wait = reached - now - transfer / 2;
+        stallPicos += wait;
+        line.beginHandover(now, reached);
         if (line.owner >= 0) {
             line.addSharer(line.owner);
             line.owner = Line.NONE;
@@ -269,7 +311,7 @@ public final class MemoryModel {
         } else {
             line.addSharer(core);
         }
-        return wait + transfer;
+        return reached - now + (transfer - transfer / 2);
     }
 
     /** What a read miss by {@code core} costs: from the owner, or the nearest sharer (before the line's state changes). */
@@ -299,9 +341,32 @@ public final class MemoryModel {
         return line.owner < 0 || socketOfCore[line.owner] == socketOfCore[core] ? transferPicos : crossSocketPicos;
     }
 
-    private long exclusive(Line line, int core, long now, long basePicos) {
-        long wait = Math.max(0, line.busyUntil - now);
+    /** A store without a fence: a hit for the processor; the store itself completes in the background, in order. */
+    private long buffered(Line line, int processor, int core, long now) {
+        long done = Math.max(now + exclusive(line, core, now, hitPicos, false), storesDoneAt[processor]);
+        line.busyUntil = done;
+        storesDoneAt[processor] = done;
+        return hitPicos;
+    }
+
+    /** How long a locked instruction of {@code processor} at {@code now} waits for its store buffer to drain (a stall). */
+    private long drainWait(int processor, long now) {
+        long wait = Math.max(0, storesDoneAt[processor] - now);
         stallPicos += wait;
+        return wait;
+    }
+
+    /**
+     * Takes the line exclusive for {@code core} from {@code now}: any wait for another core's
+     * exclusive access (counted as a stall when {@code stalls}: a buffered store waits in the
+     * background), a transfer unless the core already has it alone, and {@code basePicos}; the
+     * line is busy until then.
+     */
+    private long exclusive(Line line, int core, long now, long basePicos, boolean stalls) {
+        long wait = Math.max(0, line.busyUntil - now);
+        if (stalls) {
+            stallPicos += wait;
+        }
         long transfer;
         if (line.owner == core || (line.owner == Line.NONE && line.isOnlySharer(core))) {
             hits++;

@@ -70,7 +70,9 @@ class MemoryModelTest {
     void shouldMakeAReaderWaitWhenAnotherCoreHoldsTheLineForAnAtomic() {
         model.access(0, object, 12, READ_MODIFY_WRITE, 0);
 
-        assertThat(model.access(2, object, 12, READ, 1_000)).isEqualTo(transfer + atomic - 1_000 + transfer);
+        // the read's request waits at the holder until the atomic ends, then the data comes back
+        // in the second half of a transfer
+        assertThat(model.access(2, object, 12, READ, 1_000)).isEqualTo(transfer + atomic - 1_000 + transfer / 2);
     }
 
     @Test
@@ -117,6 +119,71 @@ class MemoryModelTest {
     }
 
     @Test
+    void shouldGoOnAfterAHitWhenAStoreWithoutAFenceMissesAndShowItToOthersWhenItCompletes() {
+        model.access(0, object, 12, READ, 0);
+
+        assertThat(model.access(2, object, 12, WRITE, 100_000)).isEqualTo(hit);
+        assertThat(model.storesDoneAt(2)).isEqualTo(100_000 + transfer + hit);
+        // the reader keeps its copy until the store's request reaches it, half-way through the
+        // transfer (the handover); from then on its load's request reaches the writer's core while
+        // the store is still completing, waits there for it, and brings the line back in the
+        // second half of a transfer
+        assertThat(model.access(0, object, 12, READ, 100_000 + hit)).isEqualTo(hit);
+        assertThat(model.access(0, object, 12, READ, 100_000 + transfer / 2))
+                .isEqualTo(transfer / 2 + hit + transfer / 2);
+        // the buffered store's wait is not a stall of its processor; the load's wait at the
+        // holder (the store's last hit) is
+        assertThat(model.metrics().stallPicos()).isEqualTo(hit);
+    }
+
+    @Test
+    void shouldForwardABufferedStoreWhenItsOwnProcessorLoadsTheLine() {
+        model.access(0, object, 12, READ, 0);
+        model.access(2, object, 12, WRITE, 100_000);
+
+        assertThat(model.access(2, object, 16, READ, 100_000 + hit)).isEqualTo(hit);
+        assertThat(model.metrics().stallPicos()).isZero();
+    }
+
+    @Test
+    void shouldDrainTheStoreBufferWhenALockedInstructionFollowsAStore() {
+        Object other = new Object();
+        model.access(0, object, 12, READ, 0);
+        model.access(2, object, 12, WRITE, 100_000);
+
+        // the CAS on an uncached line first waits for the buffered store (transfer + hit from 100 ns)
+        assertThat(model.access(2, other, 12, READ_MODIFY_WRITE, 100_000 + hit))
+                .isEqualTo(transfer + transfer + atomic);
+    }
+
+    @Test
+    void shouldDrainTheStoreBufferWhenAVolatileStoreOrAFullFenceFollows() {
+        Object other = new Object();
+        model.access(0, object, 12, READ, 0);
+        model.access(2, object, 12, WRITE, 100_000);
+
+        assertThat(model.fence(2, 100_000 + hit)).isEqualTo(transfer + atomic);
+        assertThat(model.access(2, other, 12, VOLATILE_WRITE, 100_000 + transfer + hit))
+                .isEqualTo(transfer + atomic);
+        assertThat(model.fence(4, 0)).isEqualTo(atomic);
+    }
+
+    @Test
+    void shouldCommitStoresInOrderWhenAnEarlierStoreStillMisses() {
+        Object own = new Object();
+        model.access(2, own, 12, READ_MODIFY_WRITE, 0);
+        model.access(0, object, 12, READ, 0);
+
+        model.access(2, object, 12, WRITE, 100_000);
+        assertThat(model.access(2, own, 12, WRITE, 100_000 + hit)).isEqualTo(hit);
+
+        // the second store hits its line but completes only after the first
+        assertThat(model.storesDoneAt(2)).isEqualTo(100_000 + transfer + hit);
+        assertThat(model.access(0, own, 12, READ, 100_000 + 2 * hit))
+                .isEqualTo(transfer + hit - 2 * hit + transfer / 2);
+    }
+
+    @Test
     void shouldNumberObjectsByFirstTouchWhenTheyAreAccessed() {
         Object other = new Object();
         model.access(0, other, 200, READ, 0);
@@ -150,11 +217,15 @@ class MemoryModelTest {
     @Test
     void shouldTrackManyCoresWhenMachineHasMoreThanSixtyFour() {
         MemoryModel big = new MemoryModel(MachinePresets.byName("manycore-256"));
-        big.access(100, object, 12, READ, 0);
+        assertThat(big.coreOf(200)).isEqualTo(100);
+        big.access(200, object, 12, READ, 0);
         big.access(3, object, 12, READ, 0);
 
-        assertThat(big.access(100, object, 12, READ, 0)).isEqualTo(big.hitPicos());
-        assertThat(big.access(3, object, 12, WRITE, 0)).isEqualTo(big.transferPicos() + big.hitPicos());
+        assertThat(big.access(200, object, 12, READ, 0)).isEqualTo(big.hitPicos());
+        assertThat(big.access(3, object, 12, WRITE, 0)).isEqualTo(big.hitPicos());
+        assertThat(big.storesDoneAt(3)).isEqualTo(big.transferPicos() + big.hitPicos());
+        assertThat(big.access(200, object, 12, READ, big.hitPicos()))
+                .isEqualTo(big.transferPicos() + big.transferPicos() / 2);
     }
 
     @Test
