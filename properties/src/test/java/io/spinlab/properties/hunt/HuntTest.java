@@ -45,7 +45,9 @@ class HuntTest {
         HuntCase shrunk = report.found().orElseThrow();
         HuntCase original = report.original().orElseThrow();
         assertSmallestDrainCase(shrunk);
-        // Since an access happens after the instructions before it, the third case loses: 4 x 8
+        // Exact counts since the store buffer (2026-12-04, twenty-fifth session: 797 and 819 before
+        // it in the two drain tests below, 1,377 in the legacy hunt). Since an access happens after the
+        // instructions before it, the third case loses: 4 x 8
         // processors with a 10-cycle PAUSE, seed 762 (with accesses priced when their thread stopped
         // and 0.2 cycles per bytecode, the second: 2 x 4 processors, PAUSE 1 cycle, seed 34).
         assertThat(original.machine().name()).isEqualTo("skylake-i7-6700@pause=10,procs=8");
@@ -54,7 +56,7 @@ class HuntTest {
         assertThat(original.seed()).isEqualTo(762);
         assertThat(report.casesTried()).isEqualTo(3);
         assertThat(report.shrinkSteps()).isEqualTo(2);
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(797, 300));
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(907, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(29, 300));
         assertThat(report.replay()).endsWith("--candidate net6,spin=none --workload mres-wait-drain-rate "
                 + "--threshold 10.0 --replay c:0,0,0,0,0,0");
@@ -75,7 +77,7 @@ class HuntTest {
         Hunt.Report report = Hunt.run(config);
 
         assertSmallestDrainCase(report.found().orElseThrow());
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(819, 300));
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(1156, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(28, 300));
         assertThat(report.replay()).contains(" --seeds 1 --no-noise --replay ");
         assertThat(report.describe(config)).doesNotContain("medians of");
@@ -95,7 +97,7 @@ class HuntTest {
 
     @Test
     void shouldHuntCurrentAgainstLegacyOverTheMresWorkloads() {
-        // Seeded and deterministic: the hunt finds the current spin losing 52 % to the legacy one
+        // Seeded and deterministic: the hunt finds the current spin losing 55 % to the legacy one
         // (the medians of three noisy seeds, every seed's Δ below -10 %)
         // in wait latency on a 10-cycle-PAUSE part with 2 processors, after exactly 4 cases (2 before
         // a line's holder kept it until a request reaches it: first found on 16 processors, seed 14).
@@ -119,7 +121,7 @@ class HuntTest {
         assertThat(report.casesTried()).isEqualTo(4);
         assertThat(report.shrinkSteps()).isEqualTo(2);
         assertThat(report.baselineScore()).isEqualTo(opsPerMs(2886, 300));
-        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1377, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1287, 300));
         assertThat(report.replay()).endsWith("--replay c:0,0,0,0,0,0");
     }
 
