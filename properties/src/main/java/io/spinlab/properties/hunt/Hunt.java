@@ -197,7 +197,7 @@ public final class Hunt {
         double candidate = Spread.of(cand).median();
         boolean regressed;
         if (deltas.size() >= 2 && deltas.stream().allMatch(Double::isFinite)) {
-            regressed = Spread.of(deltas).high95() < -config.thresholdPercent();
+            regressed = Spread.ofDeltaPercents(deltas).high95() < -config.thresholdPercent();
         } else {
             regressed = candidate < baseline * (1 - config.thresholdPercent() / 100);
         }

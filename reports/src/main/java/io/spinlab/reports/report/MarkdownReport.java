@@ -26,7 +26,8 @@ public final class MarkdownReport {
                 .append("Δ Score % = (right − left) / left × 100. A verdict compares the simulated direction with ")
                 .append("the published one (a change counts beyond ±5 %). Over several seeds a score is the ")
                 .append("median, with the seeds' range in parentheses, and Δ carries the 95 % interval of the ")
-                .append("per-seed Δ in brackets; a row whose interval holds 0 is neutral: against a published ")
+                .append("per-seed Δ in brackets (Student's t over the per-seed score ratios, on a log scale); a ")
+                .append("row whose interval holds 0 is neutral: against a published ")
                 .append("improvement it neither agrees nor disagrees. Charts: `index.html`; every number: ")
                 .append("`data.json`, `data.csv`.\n\n");
         summary(md, data);

@@ -139,14 +139,15 @@ public record ExperimentRow(String experiment, String workload, String machine, 
 
     /**
      * The spread of the per-seed Δ %, when the row ran with two or more seeds, completed, and
-     * every Δ is finite; empty otherwise.
+     * every Δ is finite; empty otherwise. Its 95 % interval is that of the per-seed score ratios
+     * ({@link Spread#ofDeltaPercents}).
      */
     public Optional<Spread> deltaSpread() {
         List<Double> deltas = deltaPercents();
         if (seeds.size() < 2 || !completed() || deltas.stream().anyMatch(d -> !Double.isFinite(d))) {
             return Optional.empty();
         }
-        return Optional.of(Spread.of(deltas));
+        return Optional.of(Spread.ofDeltaPercents(deltas));
     }
 
     /**

@@ -47,6 +47,30 @@ public record Spread(List<Double> values, double median, double min, double max,
         return new Spread(values, median, min, max, mean - halfWidth, mean + halfWidth);
     }
 
+    /**
+     * The spread of per-seed Δ % values (each right score against its left score, as
+     * {@link Experiment#deltaPercent} writes it). Values, median and range are the Δ % themselves;
+     * the 95 % interval is taken over the log ratios ln(1 + Δ/100) and mapped back to Δ %, since a
+     * ratio of two scores is multiplicative: +100 % and −50 % are the same distance from a tie, and
+     * Δ % is bounded below by −100 % but not above, so Student's t on the Δ % themselves gives an
+     * interval that reaches below 0 for seeds that all gain several hundred per cent. With a Δ of
+     * −100 % or less, or a non-finite one (a side that scored 0), the interval is taken over the
+     * Δ % as {@link #of} does.
+     */
+    public static Spread ofDeltaPercents(List<Double> deltaPercents) {
+        Spread plain = of(deltaPercents);
+        if (deltaPercents.size() < 2 || deltaPercents.stream().anyMatch(d -> !(d > -100) || !Double.isFinite(d))) {
+            return plain;
+        }
+        List<Double> logRatios = new ArrayList<>();
+        for (double d : deltaPercents) {
+            logRatios.add(Math.log1p(d / 100));
+        }
+        Spread logs = of(logRatios);
+        return new Spread(plain.values, plain.median, plain.min, plain.max, Math.expm1(logs.low95) * 100,
+                Math.expm1(logs.high95) * 100);
+    }
+
     private static double t975(int degrees) {
         return degrees <= T_975.length ? T_975[degrees - 1] : 1.96;
     }

@@ -111,12 +111,15 @@ class ExperimentRowTest {
         assertThat(row.deltaPercent()).isEqualTo(30.0);
         assertThat(row.deltaPercents()).containsExactly(10.0, 30.0, 0.0);
         Spread delta = row.deltaSpread().orElseThrow();
-        // mean 40/3, sample sd sqrt(((10-40/3)^2 + (30-40/3)^2 + (40/3)^2) / 2), t(2) = 4.303
-        double mean = 40.0 / 3;
-        double sd = Math.sqrt((Math.pow(10 - mean, 2) + Math.pow(30 - mean, 2) + Math.pow(mean, 2)) / 2);
+        // over the log ratios ln 1.1, ln 1.3, 0: mean m, sample sd s, t(2) = 4.303, mapped back to Δ %
+        double[] logs = {Math.log(1.1), Math.log(1.3), 0};
+        double mean = (logs[0] + logs[1] + logs[2]) / 3;
+        double sd = Math.sqrt((Math.pow(logs[0] - mean, 2) + Math.pow(logs[1] - mean, 2) + Math.pow(logs[2] - mean, 2))
+                / 2);
         double half = 4.303 * sd / Math.sqrt(3);
-        assertThat(delta.low95()).isCloseTo(mean - half, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(delta.high95()).isCloseTo(mean + half, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(delta.low95()).isCloseTo((Math.exp(mean - half) - 1) * 100, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(delta.high95()).isCloseTo((Math.exp(mean + half) - 1) * 100, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(delta.median()).isEqualTo(10.0);
         assertThat(delta.min()).isEqualTo(0.0);
         assertThat(delta.max()).isEqualTo(30.0);
         // The interval holds 0: against a published improvement, neither agreement nor disagreement.
@@ -155,6 +158,33 @@ class ExperimentRowTest {
         assertThat(worse.verdict()).isEqualTo(Verdict.DISAGREES);
         assertThat(seeded(notWorse, left, List.of(52.0, 100.0, 192.0)).verdict()).isEqualTo(Verdict.DISAGREES);
         assertThat(seeded(tie, left, List.of(148.0, 300.0, 608.0)).verdict()).isEqualTo(Verdict.DISAGREES);
+    }
+
+    @Test
+    void shouldAgreeWhenEverySeedGainsSeveralHundredPerCentHoweverWidelyTheGainsDiffer() {
+        // Ivy Bridge 4x12 EventPipe, score=attempted, seeds 1-3 of the store-buffer reproduce:
+        // Δ +17,409 %, +70,981 %, +122,083 %. Student's t on the Δ % themselves gives an interval
+        // of about -60,000 % to +200,000 %, which holds 0; on the ratios it lies far above +5 %.
+        ExperimentRow row = seeded(Published.direction(Published.Direction.RIGHT_BETTER, "a PR"),
+                List.of(2382.75, 584.0, 345.5), List.of(417205.0, 415112.25, 422141.0));
+
+        Spread delta = row.deltaSpread().orElseThrow();
+        assertThat(Spread.of(row.deltaPercents()).low95()).as("the interval of the Δ % themselves").isNegative();
+        assertThat(delta.low95()).isGreaterThan(4_000); // about +4,322 %
+        assertThat(delta.high95()).isGreaterThan(delta.max());
+        assertThat(row.neutral()).isFalse();
+        assertThat(row.verdict()).isEqualTo(Verdict.AGREES);
+        // The same seeds the other way round: clearly worse.
+        ExperimentRow reversed = seeded(Published.direction(Published.Direction.RIGHT_BETTER, "a PR"),
+                List.of(417205.0, 415112.25, 422141.0), List.of(2382.75, 584.0, 345.5));
+        assertThat(reversed.verdict()).isEqualTo(Verdict.DISAGREES);
+    }
+
+    @Test
+    void shouldTakeTheIntervalOfTheDeltasThemselvesWhenASideScoredNothing() {
+        Spread spread = Spread.ofDeltaPercents(List.of(-100.0, 20.0, 40.0));
+        assertThat(spread.low95()).isEqualTo(Spread.of(List.of(-100.0, 20.0, 40.0)).low95());
+        assertThat(spread.high95()).isEqualTo(Spread.of(List.of(-100.0, 20.0, 40.0)).high95());
     }
 
     @Test
