@@ -2,15 +2,12 @@ package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachineSpec;
 import io.spinlab.model.machine.MachineProfile;
-import io.spinlab.sim.memory.AccessKind;
 import io.spinlab.sim.memory.FieldLayouts;
 import io.spinlab.sim.memory.MemoryModel;
 import io.spinlab.sim.os.OsCosts;
-import io.spinlab.sim.os.Processor;
 import io.spinlab.sim.os.Scheduler;
 import io.spinlab.sim.os.SchedulingRules;
 import io.spinlab.sim.os.ThreadState;
-import io.spinlab.sim.os.WakeupPreemption;
 import io.spinlab.sim.trace.Activity;
 
 import io.spinlab.sim.trace.EventLogDigest;
@@ -32,8 +29,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The discrete-event core of one {@link Simulation}: the virtual clock, the event queue, the
- * simulated threads, and the handling of every {@code Platform} request. Package-private
- * machinery; {@link Simulation} and {@link SimulatedPlatform} are its faces.
+ * simulated threads, and when each {@code Platform} request is handled (what a request does is
+ * {@link Requests}'; putting threads on processors and taking them off, {@link Dispatcher}'s).
+ * Package-private machinery; {@link Simulation} and {@link SimulatedPlatform} are its faces.
  */
 final class Engine {
     /*
@@ -62,7 +60,8 @@ final class Engine {
      * switching); a yield to a ready thread spends yieldReadyNs instead. A thread woken onto an
      * idle processor starts at once: the wake latency already covers the IPI and C-state exit.
      *
-     * Scheduling (Scheduler keeps the queues, SchedulingRules holds the profile's OS rules):
+     * Scheduling (Scheduler keeps the queues, SchedulingRules holds the profile's OS rules,
+     * Dispatcher puts threads on processors and takes them off by those rules):
      * each processor has its own ready queue, a ready thread goes where the rules prefer, a yield
      * looks only at the caller's own queue, a zero sleep where the rules say, and an idle
      * processor takes from another's queue. A boosted thread (the rules' wait-completion boost)
@@ -127,16 +126,16 @@ final class Engine {
      */
 
     /** Digest codes for engine events; request kinds (1..8) are recorded with their own codes. */
-    private static final int DIGEST_DISPATCH = 16;
+    static final int DIGEST_DISPATCH = 16;
     private static final int DIGEST_WAKE = 17;
-    private static final int DIGEST_PREEMPT = 18;
+    static final int DIGEST_PREEMPT = 18;
     private static final int DIGEST_READY = 19;
     private static final int DIGEST_DONE = 20;
     private static final int DIGEST_START = 21;
     /** Most resumes spent unwinding one thread at the end of an aborted run. */
     private static final int UNWIND_ATTEMPTS = 1_000;
     private static final long WALL_CHECK_MASK = 4095;
-    private static final long MEMORY_KIND_MASK = (1L << SimThread.MEMORY_KIND_BITS) - 1;
+    static final long MEMORY_KIND_MASK = (1L << SimThread.MEMORY_KIND_BITS) - 1;
     /** Longest a simulated thread may wait, in wall time, for a monitor another real thread holds. */
     private static final long MONITOR_WAIT_NANOS = 10_000_000_000L;
     private static final long MONITOR_POLL_NANOS = 20_000;
@@ -146,10 +145,10 @@ final class Engine {
     final MachineProfile machine;
     /** The profile's OS rules: where a ready thread goes, boosts, what a zero sleep gives way to. */
     private final SchedulingRules rules;
-    /** Linux's wake-up preemption (virtual runtimes per processor); null where the rules have none. */
-    private final WakeupPreemption wakeup;
-    /** Per processor: a woken thread waits first in its queue to preempt the running thread (Linux). */
-    private final boolean[] wakePreemptPending;
+    /** Puts threads on processors and takes them off, by those rules. */
+    private final Dispatcher dispatcher;
+    /** What each request does to its thread once it is due. */
+    private final Requests requests;
     final OsCosts costs;
     /** Prices the code a thread ran between two scheduling points. */
     private final InstructionClock instructions;
@@ -169,8 +168,6 @@ final class Engine {
     private final SimRandom faultRandom;
     /** The run-to-run noise: wake latency, PAUSE and clock-read costs, timer phases (drawing nothing when off). */
     private final Noise noise;
-    /** What clock reads return. */
-    private final ClockReads clock;
     private final SimRandom platformRandom;
     private final EventQueue queue = new EventQueue();
     private final ArrayList<SimThread> threads = new ArrayList<>();
@@ -184,8 +181,6 @@ final class Engine {
     /** The last scheduling points for a failure report, or null when not recorded. */
     private final SchedulingLog schedulingLog;
     private final long preemptionPicos;
-    private final long spuriousMaxPicos;
-    private final long delayedWakeMaxPicos;
 
     long now;
     long steps;
@@ -196,7 +191,6 @@ final class Engine {
     /** Times a simulated thread's continuation was run (hand-offs between the engine and a thread). */
     long handOffs;
     private int live;
-    private long nextFlowId;
     /** The simulated thread running right now, or null. */
     SimThread current;
     /** The thread whose continuation the engine is about to receive through SimThread.execute. */
@@ -219,8 +213,6 @@ final class Engine {
         this.scheduler = new Scheduler(machine.logicalProcessors(), machine.smtThreadsPerCore(),
                 costs.timeSlicePicos());
         this.rules = SchedulingRules.of(machine.os(), scheduler);
-        this.wakeup = rules.preemptsOnWakeup() ? new WakeupPreemption(scheduler.processorCount()) : null;
-        this.wakePreemptPending = new boolean[scheduler.processorCount()];
         this.instructions = new InstructionClock(machine, costs, scheduler, threads);
         this.faults = faults;
         this.budgets = budgets;
@@ -236,11 +228,13 @@ final class Engine {
         this.trace = traceOn ? new TraceRecorder(machine.logicalProcessors(), traceLimit) : null;
         this.schedulingLog = schedulingPoints > 0 ? new SchedulingLog(schedulingPoints, layouts) : null;
         this.preemptionPicos = OsCosts.toPicos(faults.preemptionNanos());
-        this.spuriousMaxPicos = OsCosts.toPicos(faults.spuriousWakeupMaxDelayNanos());
-        this.delayedWakeMaxPicos = OsCosts.toPicos(faults.delayedWakeupMaxNanos());
-        this.clock = new ClockReads(faultRandom, OsCosts.toPicos(faults.clockJitterNanos()));
         this.virtualLimitPicos = OsCosts.toPicos(budgets.maxVirtualNanos());
         this.maxSteps = budgets.maxSteps();
+        this.dispatcher = new Dispatcher(this, scheduler, rules, costs, this.noise, queue, digest, trace, threads,
+                preemptionPicos);
+        ClockReads clock = new ClockReads(faultRandom, OsCosts.toPicos(faults.clockJitterNanos()));
+        this.requests = new Requests(this, dispatcher, scheduler, rules, costs, this.noise, clock, memory, queue, digest,
+                trace, schedulingLog, threads, byThread, blockers, faults, faultRandom);
     }
 
     // ------------------------------------------------------------------ simulated side
@@ -338,7 +332,7 @@ final class Engine {
             if (time > virtualLimitPicos || steps == maxSteps || ((steps + 1) & WALL_CHECK_MASK) == 0) {
                 return false;
             }
-            if (preemptDue(me, time)) {
+            if (dispatcher.preemptDue(me, time)) {
                 return false;
             }
             queue.recycle(queue.poll());
@@ -557,7 +551,7 @@ final class Engine {
 
     private void placeInitialThreads() {
         for (SimThread s : startedBeforeRun) {
-            place(s);
+            dispatcher.place(s);
         }
         startedBeforeRun.clear();
     }
@@ -620,15 +614,15 @@ final class Engine {
 
     private void onResume(SimThread t) {
         t.pauseEndPicos = 0;
-        if (preemptDue(t, now)) {
-            preempt(t, false);
+        if (dispatcher.preemptDue(t, now)) {
+            dispatcher.preempt(t, false);
             return;
         }
         if (t.heldOffLast) {
             t.heldOffLast = false; // runs at least one operation between injected preemptions
         } else if (faults.preemptionRate() > 0 && faultRandom.chance(faults.preemptionRate())) {
             t.heldOffLast = true;
-            preempt(t, true);
+            dispatcher.preempt(t, true);
             return;
         }
         if (t.requestDeferred) {
@@ -639,7 +633,7 @@ final class Engine {
         if (t.pauseRemainingPicos > 0) {
             long remaining = t.pauseRemainingPicos;
             t.pauseRemainingPicos = 0;
-            pauseFor(t, 0, remaining);
+            requests.pauseFor(t, 0, remaining);
             return;
         }
         if (t.requestAtResume) {
@@ -739,7 +733,7 @@ final class Engine {
         if (work > 0 && (t.finished || touchesOthers(kind))) {
             if (t.finished || !nothingComesFirst(t, later(work))) {
                 t.requestDeferred = true;
-                continueAfter(t, work, 0, Activity.WORKING);
+                requests.continueAfter(t, work, 0, Activity.WORKING);
                 return;
             }
             workThrough(t, work);
@@ -754,7 +748,7 @@ final class Engine {
             return;
         }
         if (kind == SimThread.REQ_MEMORY) {
-            memoryAccess(t, work);
+            requests.memoryAccess(t, work);
             return;
         }
         digest.record(now, kind, t.index, t.reqArg, 0);
@@ -762,37 +756,7 @@ final class Engine {
             schedulingLog.request(now, t, kind == SimThread.REQ_UNPARK && t.reqObject != null
                     ? byThread.get((Thread) t.reqObject) : null);
         }
-        switch (kind) {
-            case SimThread.REQ_PAUSE -> pauseFor(t, work, noise.cost(costs.pausePicos((int) t.reqArg)));
-            case SimThread.REQ_CLOCK -> {
-                t.reqResult = clock.read(t, later(work));
-                continueAfter(t, work, noise.cost(costs.clockReadPicos()), Activity.WORKING);
-            }
-            case SimThread.REQ_CHARGE -> continueAfter(t, work, costs.atLeastFloor(t.reqArg), Activity.WORKING);
-            case SimThread.REQ_FENCE -> continueAfter(t, work, costs.atLeastFloor(memory != null
-                    ? memory.fence(t.processor, later(work)) : costs.atomicOpPicos()), Activity.WORKING);
-            case SimThread.REQ_YIELD -> {
-                if (t.reqArg == SimThread.YIELD_SLEEP_ZERO) {
-                    sleepZero(t);
-                } else {
-                    yieldProcessor(t);
-                }
-            }
-            case SimThread.REQ_SLEEP -> sleep(t, t.reqArg);
-            case SimThread.REQ_PARK -> park(t);
-            case SimThread.REQ_UNPARK -> {
-                boolean woke = unpark(t, (Thread) t.reqObject, work);
-                continueAfter(t, work, woke ? costs.atomicOpPicos() + costs.wakeCallPicos() : costs.atomicOpPicos(),
-                        Activity.WORKING);
-            }
-            case SimThread.REQ_START -> {
-                SimThread child = newThread((String) t.reqObject, t.reqTask, t.index);
-                t.reqResultThread = child.thread;
-                makeRunnable(child);
-                continueAfter(t, work, costs.threadStartPicos(), Activity.WORKING);
-            }
-            default -> throw new AssertionError("request kind " + kind);
-        }
+        requests.handle(t, kind, work);
         t.reqObject = null;
         t.reqTask = null;
     }
@@ -806,7 +770,7 @@ final class Engine {
     private boolean nothingComesFirst(SimThread t, long time) {
         Event next = queue.peek();
         return (next == null || next.time > time) && time <= virtualLimitPicos && interrupted.isEmpty()
-                && faults.preemptionRate() == 0 && !preemptDue(t, time);
+                && faults.preemptionRate() == 0 && !dispatcher.preemptDue(t, time);
     }
 
     /**
@@ -826,23 +790,6 @@ final class Engine {
         stores.commitUpTo(now);
     }
 
-    private void memoryAccess(SimThread t, long work) {
-        long arg = t.reqArg;
-        AccessKind kind = AccessKind.ofCode((int) (arg & MEMORY_KIND_MASK));
-        if (schedulingLog != null) {
-            schedulingLog.access(now, t, t.reqObject, arg >>> SimThread.MEMORY_KIND_BITS, kind);
-        }
-        long cost = memory.access(t.processor, t.reqObject, arg >>> SimThread.MEMORY_KIND_BITS, kind, now);
-        digest.record(now, SimThread.REQ_MEMORY, t.index, arg, memory.lastObjectId());
-        t.reqObject = null;
-        long total = costs.atLeastFloor(cost);
-        continueAfter(t, work, total, Activity.WORKING);
-        if (kind == AccessKind.WRITE) {
-            long done = memory.storesDoneAt(t.processor);
-            t.storeCommitAt = done > later(work, total) ? done : 0; // others see it then (BufferedStores)
-        }
-    }
-
     /** {@code SimpleName: first line of the message}, for one table cell. */
     private static String thrown(Throwable failure) {
         String message = String.valueOf(failure.getMessage()).strip();
@@ -853,48 +800,6 @@ final class Engine {
     /** The last scheduling points, oldest first (empty unless recorded). */
     List<SchedulingPoint> schedulingPoints() {
         return schedulingLog == null ? List.of() : schedulingLog.points();
-    }
-
-    /**
-     * {@code pause} ps of PAUSE after {@code work} ps of instructions. A batch that would run
-     * past the end of the time slice stops there (the rest is kept in pauseRemainingPicos), so
-     * that the slice-end check at that RESUME can preempt it like any other code.
-     */
-    private void pauseFor(SimThread t, long work, long pause) {
-        long start = later(work);
-        long sliceEnd = scheduler.sliceEndPicos(t.processor);
-        long batch = pause;
-        if (sliceEnd > start && pause > sliceEnd - start) {
-            batch = sliceEnd - start;
-            t.pauseRemainingPicos = pause - batch;
-        }
-        continueAfter(t, work, batch, Activity.SPINNING);
-        t.pauseStartPicos = start;
-        t.pauseEndPicos = start + batch < start ? Long.MAX_VALUE : start + batch;
-    }
-
-    /**
-     * Ends running thread {@code r}'s PAUSE batch now (or where its PAUSEs begin, if its
-     * instructions before them still run), so that its next scheduling point comes at once: a
-     * higher-priority thread preempts it there. The PAUSE time not spent is owed, as at a
-     * slice end; charges and trace are taken back to the cut. Nothing happens when the current
-     * operation is not a PAUSE batch: every other one ends within nanoseconds.
-     */
-    private void cutPauseShort(SimThread r) {
-        if (r.pauseEndPicos <= now) {
-            return;
-        }
-        long cut = Math.max(now, r.pauseStartPicos);
-        long rest = r.pauseEndPicos - cut;
-        r.charge(Activity.SPINNING, -rest);
-        scheduler.processor(r.processor).addBusy(-rest);
-        if (trace != null) {
-            trace.cutShort(r.index, r.processor, cut);
-        }
-        r.pauseRemainingPicos += rest;
-        r.pauseEndPicos = cut;
-        r.resumeToken++;
-        queue.add(cut, Event.RESUME, r, r.resumeToken);
     }
 
     private void onWake(SimThread t) {
@@ -928,17 +833,13 @@ final class Engine {
         digest.record(now, DIGEST_WAKE, t.index, t.wakeCause, 0);
         t.state = ThreadState.RUNNABLE;
         t.stateSince = now;
-        if (wakeup != null && scheduler.idleCount() == 0) {
-            placeWokenOnLinux(t);
-        } else {
-            place(t);
-        }
+        dispatcher.placeWoken(t);
     }
 
     private void onReady(SimThread t) {
         t.heldOff = false;
         digest.record(now, DIGEST_READY, t.index, 0, 0);
-        place(t);
+        dispatcher.place(t);
     }
 
     private void onDone(SimThread t) {
@@ -950,8 +851,8 @@ final class Engine {
             schedulingLog.point(now, t, t.failure == null ? "end" : "threw " + thrown(t.failure), "");
         }
         int p = t.processor;
-        leaveProcessor(t, p);
-        handOff(p);
+        dispatcher.leaveProcessor(t, p);
+        dispatcher.handOff(p);
         if (t.failure != null && outcome == null) {
             outcome = Outcome.THREAD_FAILED;
             failure = t.failure;
@@ -974,353 +875,21 @@ final class Engine {
         while (!interrupted.isEmpty()) {
             SimThread t = interrupted.poll();
             if (t.state == ThreadState.PARKED || t.state == ThreadState.SLEEPING) {
-                scheduleWake(t, later(noise.wakeLatency()), SimThread.CAUSE_INTERRUPT, -1);
+                requests.scheduleWake(t, later(noise.wakeLatency()), SimThread.CAUSE_INTERRUPT, -1);
             }
         }
     }
 
-    // ------------------------------------------------------------------ requests
+    // ------------------------------------------------------------------ time
 
-    private void continueAfter(SimThread t, long cost, Activity activity) {
-        continueAfter(t, 0, cost, activity);
-    }
-
-    /** The thread works {@code work} ps (its instructions), then spends {@code cost} ps in {@code activity}. */
-    private void continueAfter(SimThread t, long work, long cost, Activity activity) {
-        Processor processor = scheduler.processor(t.processor);
-        long start = later(work);
-        if (work > 0) {
-            t.charge(Activity.WORKING, work);
-            processor.addBusy(work);
-            if (trace != null) {
-                trace.threadActivity(t.index, Activity.WORKING, now, start, -1);
-            }
-        }
-        t.charge(activity, cost);
-        processor.addBusy(cost);
-        long end = start + cost < start ? Long.MAX_VALUE : start + cost;
-        if (trace != null) {
-            if (cost > 0) {
-                trace.threadActivity(t.index, activity, start, end, -1);
-            }
-            trace.processorRun(t.processor, t.index, now, end);
-        }
-        queue.add(end, Event.RESUME, t, t.resumeToken);
-    }
-
-    /**
-     * {@code SwitchToThread} and {@code sched_yield}: gives the processor to the first thread
-     * ready on this processor's own queue, never to one waiting elsewhere, and goes to the end
-     * of that queue; with nobody ready here it returns after the system call.
-     */
-    private void yieldProcessor(SimThread t) {
-        int p = t.processor;
-        if (scheduler.readyCount(p) == 0) {
-            continueAfter(t, costs.yieldIdlePicos(), Activity.YIELDING);
-            return;
-        }
-        switchTo(t, scheduler.pollLocal(p));
-    }
-
-    /**
-     * A zero sleep. Windows' {@code Sleep(0)} gives up the rest of the slice to a thread ready
-     * anywhere (this processor's own first, else one it takes from another's queue); with nobody
-     * ready at all it returns after the system call. Elsewhere it is {@code sched_yield}.
-     */
-    private void sleepZero(SimThread t) {
-        if (!rules.zeroSleepLooksEverywhere()) {
-            yieldProcessor(t);
-            return;
-        }
-        if (scheduler.readyCount() == 0) {
-            continueAfter(t, costs.yieldIdlePicos(), Activity.YIELDING);
-            return;
-        }
-        switchTo(t, scheduler.pollForIdle(t.processor));
-    }
-
-    /**
-     * {@code t} yields its processor to ready thread {@code nextIndex}, taken off its queue, and
-     * waits at the end of its own processor's queue. Yielding ends the time slice, and with it a
-     * boost (Windows lowers a boosted priority when a quantum ends).
-     */
-    private void switchTo(SimThread t, int nextIndex) {
-        long cost = costs.yieldReadyPicos();
-        int p = t.processor;
-        t.charge(Activity.YIELDING, cost);
-        scheduler.processor(p).addSwitch(cost);
-        if (trace != null) {
-            trace.threadActivity(t.index, Activity.YIELDING, now, now + cost, -1);
-        }
-        t.contextSwitches++;
-        SimThread next = threads.get(nextIndex);
-        leaveProcessor(t, p);
-        t.state = ThreadState.RUNNABLE;
-        t.stateSince = later(cost);
-        t.boosted = false;
-        scheduler.enqueue(t.index, p, false, false);
-        scheduler.vacate(p);
-        dispatch(p, next, later(cost));
-    }
-
-    private void sleep(SimThread t, long nanos) {
-        long duration = costs.sleepPicos(nanos);
-        t.state = ThreadState.SLEEPING;
-        t.stateSince = now;
-        t.pendingWakeTime = Long.MAX_VALUE;
-        t.wakeToken++;
-        scheduleWake(t, later(duration), SimThread.CAUSE_TIMEOUT, -1);
-        t.contextSwitches++;
-        int p = t.processor;
-        leaveProcessor(t, p);
-        handOff(p);
-    }
-
-    private void park(SimThread t) {
-        if (t.permit || t.reqInterrupted) {
-            t.permit = false;
-            continueAfter(t, costs.atomicOpPicos(), Activity.WORKING);
-            return;
-        }
-        Object blocker = t.reqObject;
-        BlockerStats stats = blockers.of(blocker);
-        stats.parked();
-        t.state = ThreadState.PARKED;
-        t.stateSince = now;
-        t.blocker = blocker;
-        t.blockerId = stats.id;
-        t.pendingWakeTime = Long.MAX_VALUE;
-        t.wakeToken++;
-        long timeoutNanos = t.reqArg;
-        if (timeoutNanos >= 0) {
-            scheduleWake(t, later(OsCosts.toPicos(timeoutNanos), noise.wakeLatency()), SimThread.CAUSE_TIMEOUT,
-                    -1);
-        }
-        if (faults.spuriousWakeupRate() > 0 && faultRandom.chance(faults.spuriousWakeupRate())) {
-            long delay = faultRandom.nextLong(spuriousMaxPicos + 1);
-            scheduleWake(t, later(delay, noise.wakeLatency()), SimThread.CAUSE_SPURIOUS, -1);
-        }
-        t.contextSwitches++;
-        int p = t.processor;
-        leaveProcessor(t, p);
-        handOff(p);
-    }
-
-    /**
-     * {@code waker} unparks {@code target} {@code work} ps from now (after its instructions);
-     * returns whether this call woke a parked thread, so that the waker pays the wake-up's system call.
-     */
-    private boolean unpark(SimThread waker, Thread target, long work) {
-        if (target == null) {
-            return false;
-        }
-        SimThread s = byThread.get(target);
-        if (s == null) {
-            waker.reqError = new IllegalArgumentException("unpark of " + target
-                    + ", which is not a thread of this simulation");
-            return false;
-        }
-        switch (s.state) {
-            case DONE -> {
-                // nothing to wake
-            }
-            case PARKED -> {
-                long latency = noise.wakeLatency();
-                if (faults.delayedWakeupRate() > 0 && faultRandom.chance(faults.delayedWakeupRate())) {
-                    latency += faultRandom.nextLong(delayedWakeMaxPicos + 1);
-                }
-                long flow = trace != null ? nextFlowId++ : -1;
-                boolean scheduled = scheduleWake(s, later(work, latency), SimThread.CAUSE_UNPARK, flow);
-                if (trace != null) {
-                    trace.unpark(now, waker.index, s.index, scheduled ? flow : -1);
-                }
-                return scheduled; // a thread already being woken earlier costs no second wake-up
-            }
-            default -> s.permit = true;
-        }
-        return false;
-    }
-
-    /** Schedules a wake-up unless an earlier one is pending; returns whether it did. */
-    private boolean scheduleWake(SimThread t, long time, int cause, long flowId) {
-        if (time >= t.pendingWakeTime) {
-            return false;
-        }
-        t.pendingWakeTime = time;
-        t.wakeCause = cause;
-        t.wakeFlowId = flowId;
-        queue.add(time, Event.WAKE, t, ++t.wakeToken);
-        return true;
-    }
-
-    // ------------------------------------------------------------------ processors
-
-    /** Time slice over (or an injected preemption): off the processor, back to the run queue. */
-    private void preempt(SimThread t, boolean injected) {
-        t.preemptions++;
-        t.contextSwitches++;
-        digest.record(now, DIGEST_PREEMPT, t.index, injected ? 1 : 0, 0);
-        if (trace != null) {
-            trace.preempted(now, t.index, injected);
-        }
-        int p = t.processor;
-        // Preempted by a higher priority, a thread keeps its place at the head of its level and,
-        // like one whose preemption was injected, the rest of its slice (Windows Internals,
-        // "Quantum": a preempted thread's quantum is not reset).
-        boolean byPriority = !t.boosted && scheduler.boostedReadyCount(p) > 0;
-        if (injected || byPriority) {
-            t.sliceUsedPicos = Math.max(0, now - scheduler.processor(p).sliceStartPicos());
-        }
-        leaveProcessor(t, p);
-        t.state = ThreadState.RUNNABLE;
-        t.stateSince = now;
-        handOff(p);
-        if (injected) {
-            t.heldOff = true;
-            queue.add(later(preemptionPicos), Event.READY, t, 0);
-        } else {
-            scheduler.enqueue(t.index, p, t.boosted, byPriority);
-        }
-    }
-
-    /**
-     * Whether running thread {@code t} is preempted at its scheduling point at {@code time}: a
-     * boosted thread waits on its processor while it is not boosted (Windows), or it has used up
-     * its slice while another waits there. A boost ends when its thread completes a slice.
-     */
-    private boolean preemptDue(SimThread t, long time) {
-        int p = t.processor;
-        if (t.boosted && scheduler.sliceUsedUp(p, time)) {
-            t.boosted = false;
-        }
-        if (!t.boosted && scheduler.boostedReadyCount(p) > 0) {
-            return true;
-        }
-        if (wakePreemptPending[p]) {
-            return true; // Linux: a woken thread waits first in line to preempt this one
-        }
-        return scheduler.shouldPreempt(p, time);
-    }
-
-    /** Processor {@code p}'s thread has left it: the next ready thread gets it after a switch, or it idles. */
-    private void handOff(int p) {
-        int next = scheduler.pollForIdle(p);
-        scheduler.vacate(p);
-        if (next < 0) {
-            return;
-        }
-        long switchPicos = costs.contextSwitchPicos();
-        scheduler.processor(p).addSwitch(switchPicos);
-        dispatch(p, threads.get(next), later(switchPicos));
-    }
-
-    /** A thread that just became ready: an idle processor takes it now, or it queues. */
-    private void makeRunnable(SimThread t) {
-        t.state = ThreadState.RUNNABLE;
-        t.stateSince = now;
-        place(t);
-    }
-
-    /**
-     * A ready thread takes an idle processor (which one: {@link SchedulingRules#idleProcessorFor});
-     * with none idle it waits on its preferred processor's queue, and a boosted thread there
-     * preempts an unboosted one (Windows: a higher priority preempts at once, so a PAUSE batch in
-     * progress is cut short).
-     */
-    private void place(SimThread t) {
-        int home = rules.preferredProcessor(t.index, t.lastProcessor);
-        if (scheduler.idleCount() > 0) {
-            dispatch(rules.idleProcessorFor(home, t.lastProcessor, t.hasRun), t, now);
-            return;
-        }
-        scheduler.enqueue(t.index, home, t.boosted, false);
-        if (t.boosted) {
-            SimThread running = threads.get(scheduler.processor(home).thread());
-            if (!running.boosted) {
-                cutPauseShort(running);
-            }
-        }
-    }
-
-    /** Puts {@code t} on idle processor {@code p}; it runs from {@code start}. */
-    private void dispatch(int p, SimThread t, long start) {
-        long begin = Math.max(start, t.stateSince);
-        long waited = begin - t.stateSince;
-        if (waited > 0) {
-            t.charge(Activity.RUNNABLE, waited);
-            if (trace != null) {
-                trace.threadActivity(t.index, Activity.RUNNABLE, t.stateSince, begin, -1);
-            }
-        }
-        if (wakeup != null) {
-            // Linux: a thread's virtual runtime follows it to the processor's queue it runs from.
-            t.vruntimePicos = t.hasRun ? wakeup.migrate(t.vruntimePicos, t.lastProcessor, p) : wakeup.minVruntime(p);
-            t.runStartPicos = begin;
-            wakePreemptPending[p] = false;
-        }
-        t.state = ThreadState.RUNNING;
-        t.processor = p;
-        t.lastProcessor = p;
-        t.hasRun = true;
-        long sliceStart = noise.sliceStart(p, begin);
-        if (t.sliceUsedPicos > 0) {
-            sliceStart = begin - t.sliceUsedPicos; // the rest of the slice a preemption interrupted
-            t.sliceUsedPicos = 0;
-        }
-        scheduler.occupy(p, t.index, sliceStart);
-        digest.record(begin, DIGEST_DISPATCH, t.index, p, 0);
-        queue.add(begin, Event.RESUME, t, t.resumeToken);
-    }
-
-    /**
-     * {@code t} leaves processor {@code p}; on Linux its virtual runtime grows by its time there,
-     * and the processor's minimum moves up to the least of it and the queued threads' runtimes.
-     */
-    private void leaveProcessor(SimThread t, int p) {
-        t.processor = -1;
-        if (wakeup != null) {
-            t.vruntimePicos += Math.max(0, now - t.runStartPicos);
-            wakeup.observe(p, leastVruntime(p, t.vruntimePicos));
-        }
-    }
-
-    /** The least of {@code vruntime} and the virtual runtimes of the threads queued on processor {@code p}. */
-    private long leastVruntime(int p, long vruntime) {
-        long least = vruntime;
-        for (int queued : scheduler.readyThreads(p)) {
-            least = Math.min(least, threads.get(queued).vruntimePicos);
-        }
-        return least;
-    }
-
-    /**
-     * Linux, no processor idle: woken thread {@code t} is placed on its preferred processor's queue
-     * by {@link WakeupPreemption}; if it lies more than the wake-up granularity behind the running
-     * thread there, it goes first in the queue and preempts that thread at once (a PAUSE batch in
-     * progress is cut short), else it waits at the end of the queue.
-     */
-    private void placeWokenOnLinux(SimThread t) {
-        int home = rules.preferredProcessor(t.index, t.lastProcessor);
-        SimThread running = threads.get(scheduler.processor(home).thread());
-        long runningVruntime = running.vruntimePicos + Math.max(0, now - running.runStartPicos);
-        wakeup.observe(home, leastVruntime(home, runningVruntime));
-        long base = t.hasRun ? wakeup.migrate(t.vruntimePicos, t.lastProcessor, home) : wakeup.minVruntime(home);
-        t.vruntimePicos = wakeup.placeWoken(home, base);
-        t.lastProcessor = home;
-        boolean preempts = wakeup.preempts(runningVruntime, t.vruntimePicos);
-        scheduler.enqueue(t.index, home, false, preempts);
-        if (preempts) {
-            wakePreemptPending[home] = true;
-            cutPauseShort(running);
-        }
-    }
-
-    private long later(long delta) {
+    /** {@code delta} ps from now, or the end of time where that overflows. */
+    long later(long delta) {
         long at = now + delta;
         return at < now ? Long.MAX_VALUE : at;
     }
 
-    private long later(long a, long b) {
+    /** {@code a + b} ps from now, or the end of time where that overflows. */
+    long later(long a, long b) {
         long delta = a + b;
         return later(delta < a ? Long.MAX_VALUE : delta);
     }
