@@ -100,9 +100,12 @@ final class Requests {
             case SimThread.REQ_SLEEP -> sleep(t, t.reqArg);
             case SimThread.REQ_PARK -> park(t);
             case SimThread.REQ_UNPARK -> {
-                boolean woke = unpark(t, (Thread) t.reqObject, work);
-                continueAfter(t, work, woke ? costs.atomicOpPicos() + costs.wakeCallPicos() : costs.atomicOpPicos(),
-                        Activity.WORKING);
+                // The unpark's locked instruction (the parker's mutex, the futex word) waits for the waker's
+                // store buffer first: the thread it wakes sees every store made before the unpark.
+                long drain = memory != null ? memory.drainWait(t.processor, engine.later(work)) : 0;
+                boolean woke = unpark(t, (Thread) t.reqObject, work + drain);
+                long call = woke ? costs.atomicOpPicos() + costs.wakeCallPicos() : costs.atomicOpPicos();
+                continueAfter(t, work, drain + call, Activity.WORKING);
             }
             case SimThread.REQ_START -> {
                 SimThread child = engine.newThread((String) t.reqObject, t.reqTask, t.index);
@@ -251,8 +254,10 @@ final class Requests {
 
     private void park(SimThread t) {
         if (t.permit || t.reqInterrupted) {
+            // a permit counts from when the unpark that gave it took effect (it may still be on its way)
+            long notYet = t.permit && !t.reqInterrupted ? Math.max(0, t.permitAt - engine.now) : 0;
             t.permit = false;
-            continueAfter(t, costs.atomicOpPicos(), Activity.WORKING);
+            continueAfter(t, notYet + costs.atomicOpPicos(), Activity.WORKING);
             return;
         }
         Object blocker = t.reqObject;
@@ -280,8 +285,9 @@ final class Requests {
     }
 
     /**
-     * {@code waker} unparks {@code target} {@code work} ps from now (after its instructions);
-     * returns whether this call woke a parked thread, so that the waker pays the wake-up's system call.
+     * {@code waker} unparks {@code target} {@code work} ps from now (after its instructions and the
+     * drain of its store buffer); returns whether this call woke a parked thread, so that the waker
+     * pays the wake-up's system call.
      */
     private boolean unpark(SimThread waker, Thread target, long work) {
         if (target == null) {
@@ -309,7 +315,11 @@ final class Requests {
                 }
                 return scheduled; // a thread already being woken earlier costs no second wake-up
             }
-            default -> s.permit = true;
+            default -> {
+                long at = engine.later(work);
+                s.permitAt = s.permit ? Math.min(s.permitAt, at) : at;
+                s.permit = true;
+            }
         }
         return false;
     }

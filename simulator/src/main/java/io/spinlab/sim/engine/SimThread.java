@@ -88,6 +88,8 @@ final class SimThread implements Executor {
     /** When the current non-running state began (a yield may set it slightly in the future). */
     long stateSince;
     boolean permit;
+    /** When the unpark that gave the permit took effect: a park before then waits for it. */
+    long permitAt;
     Object blocker;
     int blockerId = -1;
     long blockedSince;

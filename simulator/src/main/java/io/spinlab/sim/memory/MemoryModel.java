@@ -349,8 +349,11 @@ public final class MemoryModel {
         return hitPicos;
     }
 
-    /** How long a locked instruction of {@code processor} at {@code now} waits for its store buffer to drain (a stall). */
-    private long drainWait(int processor, long now) {
+    /**
+     * How long a locked instruction of {@code processor} at {@code now} waits for its store buffer
+     * to drain (a stall; also the system calls that take a lock, such as an unpark).
+     */
+    public long drainWait(int processor, long now) {
         long wait = Math.max(0, storesDoneAt[processor] - now);
         stallPicos += wait;
         return wait;

@@ -5,6 +5,7 @@ import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.workload.BufferedStoreVisibility;
 import io.spinlab.sim.workload.StoreAfterRemoteRead;
+import io.spinlab.sim.workload.UnparkAfterBufferedStore;
 import io.spinlab.sim.workload.WorkloadRunner;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +42,22 @@ class StoreBufferInSimulatorTest {
         assertThat(result.operations()).isZero();
         // at 12 µs the store has committed: the reader's miss brings 7
         assertThat(result.elapsedNanos()).isEqualTo(7);
+    }
+
+    @Test
+    void shouldShowABufferedStoreToTheThreadAnUnparkAfterItWakes() {
+        MachineProfile slowLines = MachineProfile.builder("two-cores-slow-lines").frequencyGhz(1.0)
+                .cyclesPerBytecode(0).physicalCores(2).logicalProcessors(2).clockReadNs(20)
+                .cacheLineTransferNs(1_000).atomicOpNs(10).build();
+        var result = WorkloadRunner.simulate(UnparkAfterBufferedStore.class, List.of(), Tuning.current(),
+                Simulation.builder(slowLines).seed(1).memoryModel(true)).result();
+
+        // the unpark drains the waker's buffer before its permit counts: the waiter reads 7
+        assertThat(result.operations()).isEqualTo(7);
+        // the store made at 10 µs commits after its 4 ns hit and the 1 µs transfer (11.004 µs); the
+        // waiter, parked at 10.2 µs, gets the permit then, pays the park's atomic (10 ns) and reads
+        // the clock (20 ns)
+        assertThat(result.elapsedNanos()).isEqualTo(10_000 + 4 + 1_000 + 10 + 20);
     }
 
     @Test
