@@ -116,10 +116,13 @@ final class EventBuffer {
 
     // VarHandle mechanics
     private static final VarHandle POSITION;
+    /** The next link: stored with release under the manager lock (EventWriter.linkLocked). */
+    static final VarHandle NEXT;
 
     static {
         try {
             POSITION = MethodHandles.lookup().findVarHandle(EventBuffer.class, "position", int.class);
+            NEXT = MethodHandles.lookup().findVarHandle(EventBuffer.class, "next", EventBuffer.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

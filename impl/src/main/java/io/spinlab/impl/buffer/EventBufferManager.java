@@ -171,7 +171,7 @@ public final class EventBufferManager {
         lock.enter();
         try {
             addSequencePointLocked();
-            state = STOPPED;
+            STATE.setRelease(this, STOPPED); // .NET: a VolatileStore, a release
         } finally {
             lock.exit();
         }
@@ -321,7 +321,7 @@ public final class EventBufferManager {
             }
         }
         assert j == shrunk.length : "retiring a writer that is not registered";
-        writers = shrunk;
+        WRITERS.setRelease(this, shrunk); // .NET: a plain list update under the lock
         RETIRED_RESERVATION_FAILURES.setOpaque(this, retiredReservationFailures + writer.reservationFailuresOpaque());
         RETIRED_OVERSIZED_DROPS.setOpaque(this, retiredOversizedDrops + writer.oversizedDropsOpaque());
     }
@@ -354,6 +354,7 @@ public final class EventBufferManager {
     private static final VarHandle SEQUENCE_POINTS_CREATED;
     private static final VarHandle RETIRED_RESERVATION_FAILURES;
     private static final VarHandle RETIRED_OVERSIZED_DROPS;
+    private static final VarHandle WRITERS;
 
     static {
         try {
@@ -366,6 +367,7 @@ public final class EventBufferManager {
                     "retiredReservationFailures", long.class);
             RETIRED_OVERSIZED_DROPS = lookup.findVarHandle(EventBufferManager.class, "retiredOversizedDrops",
                     long.class);
+            WRITERS = lookup.findVarHandle(EventBufferManager.class, "writers", EventWriter[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -176,7 +176,9 @@ public final class EventWriter extends EventWriterPad2 {
                 reservation.release(bytes);
                 return WriteOutcome.STOPPED;
             }
-            WRITE_BUFFER.setVolatile(this, fresh);
+            // a release store (.NET: a plain store under the thread's lock); the fence the handshake
+            // with the reader needs is the epoch's, above
+            WRITE_BUFFER.setRelease(this, fresh);
             return WriteOutcome.WRITTEN;
         } catch (RuntimeException | Error e) {
             reservation.release(bytes);
@@ -231,13 +233,15 @@ public final class EventWriter extends EventWriterPad2 {
 
     /** Appends a buffer to the list. Manager lock held. */
     void linkLocked(EventBuffer buffer) {
+        // release stores (.NET: plain stores under the manager lock): the reader follows head and
+        // next without the lock, and nothing read after them needs a fence
         if (tail == null) {
-            head = buffer;
+            HEAD.setRelease(this, buffer);
         } else {
-            tail.next = buffer;
+            EventBuffer.NEXT.setRelease(tail, buffer);
         }
         tail = buffer;
-        bufferCount++;
+        BUFFER_COUNT.setRelease(this, bufferCount + 1);
     }
 
     /**
@@ -246,11 +250,11 @@ public final class EventWriter extends EventWriterPad2 {
      */
     void unlinkHeadLocked(EventBuffer lastFreed, int count) {
         EventBuffer newHead = lastFreed.next;
-        head = newHead;
+        HEAD.setRelease(this, newHead);
         if (newHead == null) {
             tail = null;
         }
-        bufferCount -= count;
+        BUFFER_COUNT.setRelease(this, bufferCount - count);
         assert bufferCount >= 0;
     }
 
@@ -260,6 +264,8 @@ public final class EventWriter extends EventWriterPad2 {
     private static final VarHandle WRITE_BUFFER;
     private static final VarHandle RESERVATION_FAILURES;
     private static final VarHandle OVERSIZED_DROPS;
+    private static final VarHandle HEAD;
+    private static final VarHandle BUFFER_COUNT;
 
     static {
         try {
@@ -269,6 +275,8 @@ public final class EventWriter extends EventWriterPad2 {
             WRITE_BUFFER = lookup.findVarHandle(EventWriterFields.class, "writeBuffer", EventBuffer.class);
             RESERVATION_FAILURES = lookup.findVarHandle(EventWriterFields.class, "reservationFailures", long.class);
             OVERSIZED_DROPS = lookup.findVarHandle(EventWriterFields.class, "oversizedDrops", long.class);
+            HEAD = lookup.findVarHandle(EventWriterFields.class, "head", EventBuffer.class);
+            BUFFER_COUNT = lookup.findVarHandle(EventWriterFields.class, "bufferCount", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

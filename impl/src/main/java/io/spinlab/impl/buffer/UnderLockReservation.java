@@ -1,5 +1,8 @@
 package io.spinlab.impl.buffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The {@code under-lock} reservation EventPipe used before dotnet/runtime #50797: take the
  * manager's lock, compare the total with the limit, add. Every writer that needs a buffer takes
@@ -17,8 +20,9 @@ final class UnderLockReservation implements BufferReservation {
      *
      * Linearization points: inside the lock, at the comparison (failure) or the store (success).
      *
-     * Memory ordering: the lock orders the read-compare-write; the store is volatile only so that
-     * bytesInUse() can read a recent value without the lock.
+     * Memory ordering: the lock orders the read-compare-write; the stores are release stores
+     * (.NET: plain stores of m_sizeOfAllBuffers under the lock) to volatile fields only so that
+     * bytesInUse() can read a recent, untorn value without the lock.
      *
      * Why no padding: total is touched only by the lock holder, whose line the lock word already
      * bounces; the lock's own counters are padded in ManagerLock.
@@ -49,9 +53,9 @@ final class UnderLockReservation implements BufferReservation {
                 return false;
             }
             // LP: the store, under the lock.
-            total = next;
+            TOTAL.setRelease(this, next);
             if (next > highWater) {
-                highWater = next;
+                HIGH_WATER.setRelease(this, next);
             }
             return true;
         } finally {
@@ -65,7 +69,7 @@ final class UnderLockReservation implements BufferReservation {
         lock.enter();
         try {
             assert total >= bytes : "releasing " + bytes + " of " + total + " reserved bytes";
-            total = total - bytes;
+            TOTAL.setRelease(this, total - bytes);
         } finally {
             lock.exit();
         }
@@ -84,5 +88,18 @@ final class UnderLockReservation implements BufferReservation {
     @Override
     public String toString() {
         return "under-lock[" + total + "/" + limitBytes + " bytes]";
+    }
+
+    // VarHandle mechanics
+    private static final VarHandle TOTAL;
+    private static final VarHandle HIGH_WATER;
+
+    static {
+        try {
+            TOTAL = MethodHandles.lookup().findVarHandle(UnderLockReservation.class, "total", long.class);
+            HIGH_WATER = MethodHandles.lookup().findVarHandle(UnderLockReservation.class, "highWater", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 }

@@ -62,7 +62,12 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
      * acquire). head/tail are volatile and CAS'd. `preservedForObservation` is volatile: a
      * peeker writes it before reading head, a dequeuer reads it after its head CAS, so a
      * dequeuer that takes the peeked position sees it (all synchronization actions are totally
-     * ordered in the JMM; .NET needs an explicit full fence here).
+     * ordered in the JMM; .NET needs an explicit full fence here). The queue's head and tail
+     * segment, a segment's next link and its frozen flag are written under the cross-segment lock
+     * with release stores, as .NET writes them (volatile fields there, or a plain store read with
+     * Volatile.Read), and read with acquire: no read after them needs them to be fenced (dotnet/
+     * coreclr src/System.Private.CoreLib/shared/System/Collections/Concurrent/ConcurrentQueue.cs
+     * and ConcurrentQueueSegment.cs @ 7bd31ac770062fdcf75ad19dabcd7c8ba60bc29c).
      *
      * Freezing order differs from .NET on purpose: .NET sets the frozen flag and then adds the
      * offset, so a dequeuer can read frozen = true with the tail not yet offset and report
@@ -153,8 +158,10 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
                     int nextLength = t.preservedForObservation ? initialSegmentLength
                             : Math.min(t.length() * 2, MAX_SEGMENT_LENGTH);
                     Segment next = new Segment(nextLength);
-                    t.next = next;
-                    tail = next;
+                    // release stores, as .NET's (the link is a plain store there, but a reader
+                    // here concludes from a non-null next that the segment is frozen)
+                    NEXT.setRelease(t, next);
+                    QUEUE_TAIL.setRelease(this, next);
                 }
             } finally {
                 crossSegmentLock.exit();
@@ -197,7 +204,7 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
             crossSegmentLock.enter();
             try {
                 if (h == head) {
-                    head = h.next;
+                    QUEUE_HEAD.setRelease(this, h.next); // .NET: a volatile field's release store
                 }
             } finally {
                 crossSegmentLock.exit();
@@ -559,7 +566,7 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
         void ensureFrozenForEnqueues() {
             if (!frozenForEnqueues) {
                 TAIL.getAndAdd(this, freezeOffset());
-                frozenForEnqueues = true;
+                FROZEN.setRelease(this, true); // a reader that sees it sees the offset tail
             }
         }
 
@@ -580,12 +587,20 @@ public final class ConcurrentQueue<E> extends AbstractQueue<E> implements Concur
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
     private static final VarHandle SEQUENCE = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle NEXT;
+    private static final VarHandle FROZEN;
+    private static final VarHandle QUEUE_HEAD;
+    private static final VarHandle QUEUE_TAIL;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             HEAD = lookup.findVarHandle(SegmentHeadField.class, "head", int.class);
             TAIL = lookup.findVarHandle(SegmentTailField.class, "tail", int.class);
+            NEXT = lookup.findVarHandle(Segment.class, "next", Segment.class);
+            FROZEN = lookup.findVarHandle(Segment.class, "frozenForEnqueues", boolean.class);
+            QUEUE_HEAD = lookup.findVarHandle(ConcurrentQueue.class, "head", Segment.class);
+            QUEUE_TAIL = lookup.findVarHandle(ConcurrentQueue.class, "tail", Segment.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -209,7 +209,7 @@ public final class ConcurrentStack<E> {
 
     /** Removes every element atomically. */
     public void clear() {
-        head = null;
+        HEAD.setRelease(this, null); // .NET: "_head = null", a volatile field's release store
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.spinlab.impl.collections;
 import io.spinlab.impl.lock.SpinLock;
 import io.spinlab.impl.spin.SpinContext;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -21,7 +23,9 @@ import java.util.function.Consumer;
  * one element (then they take the lock, which is held only for a few instructions); a steal
  * never blocks: if the lock is busy it gives up and reports a <em>missed steal</em> through
  * the {@link MissedSteal} flag, so the pool can ask another thread to look again. With steals
- * retried while they report a miss, push/pop/steal are linearizable as a deque.
+ * retried while they report a miss, push/pop/steal are linearizable as a deque, except that a
+ * steal racing the owner's rare array growth or index wrap-around can report empty without a
+ * miss (as in .NET).
  *
  * @param <E> the element type
  */
@@ -35,22 +39,34 @@ public final class WorkStealingQueue<E> {
      * also briefly by a thief that then restores it, under the lock). tail is written only by
      * the owner.
      *
-     * Linearization points: push at the volatile write of tail (fast path) or of tail under
+     * Linearization points: push at the release store of tail (fast path) or of tail under
      * the lock; pop at the volatile write of tail - 1 when head <= tail - 1 afterwards, or at
      * the locked re-check otherwise; steal at the volatile write of head + 1 when head < tail
      * afterwards (under the lock); an unsuccessful steal that reports no miss at its read of
      * tail showing head >= tail.
      *
-     * Memory ordering: head and tail are volatile; .NET's Interlocked.Exchange on them (a full
-     * fence so that the following read of the other index cannot move before the write) is a
-     * plain volatile write here: in the JMM a volatile write is never reordered with a later
-     * volatile read. Slots are plain: an element is written before the volatile tail write that
-     * publishes it and read after a volatile read of tail; a slot is cleared either by the owner
+     * Memory ordering, write by write as .NET orders it (dotnet/coreclr
+     * src/mscorlib/src/System/Threading/ThreadPool.cs @ 91b83215400d1d441de2ee957db3f7c1fed13eec,
+     * the file before #9234; the same statements after it): the fields are volatile in .NET, so
+     * its plain assignments are release stores, and only the two writes that must come before a
+     * read of the other index are Interlocked.Exchange, a full fence. Here: the pop's tail - 1
+     * and the steal's head + 1 are volatile writes (in the JMM never reordered with a later
+     * volatile read); the push's tail, the grow's four fields, the overflow's indices and the
+     * two restores under the lock are setRelease, as the release stores they are in .NET (a
+     * plain mov on x86). Slots are plain: an element is written before the release store of tail
+     * that publishes it and read after a volatile read of tail (.NET writes the slot with
+     * Volatile.Write, which the release of tail covers here); a slot is cleared either by the owner
      * or by a thief under the lock, and an owner can reuse a cleared slot only through the locked
      * path (the fast path needs two free slots), so the lock orders the two writes.
      *
      * Tail overflow: when tail reaches Integer.MAX_VALUE the owner masks both indices down
      * under the lock, keeping their distance.
+     *
+     * A window inherited from .NET (CanSteal reads the two indices the same way): while the
+     * owner grows the array or masks the indices down, both under the lock, a thief's unlocked
+     * canSteal() can read the old head and then the new, smaller tail, and report the queue
+     * empty without a missed steal although it holds elements. The contract's "linearizable with
+     * steals retried while they report a miss" holds outside those two rare moments only.
      *
      * Why not simpler: a lock for every operation would make the owner pay for thieves that
      * rarely come; a lock-free Chase–Lev deque needs a CAS on the last element and a fenced
@@ -67,6 +83,23 @@ public final class WorkStealingQueue<E> {
     private volatile int mask;
     private volatile int head;
     private volatile int tail;
+
+    private static final VarHandle ARRAY;
+    private static final VarHandle MASK;
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ARRAY = lookup.findVarHandle(WorkStealingQueue.class, "array", Object[].class);
+            MASK = lookup.findVarHandle(WorkStealingQueue.class, "mask", int.class);
+            HEAD = lookup.findVarHandle(WorkStealingQueue.class, "head", int.class);
+            TAIL = lookup.findVarHandle(WorkStealingQueue.class, "tail", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** A queue for real hardware with the current tuning. */
     public WorkStealingQueue() {
@@ -130,7 +163,7 @@ public final class WorkStealingQueue<E> {
         if (t < head + m) {
             // At least two free slots: no thief can touch slot t.
             array[t & m] = element;
-            tail = t + 1; // LP
+            TAIL.setRelease(this, t + 1); // LP
             return;
         }
         foreignLock.enter();
@@ -142,7 +175,7 @@ public final class WorkStealingQueue<E> {
                 t = count;
             }
             array[t & mask] = element;
-            tail = t + 1; // LP
+            TAIL.setRelease(this, t + 1); // LP
         } finally {
             foreignLock.exit(false);
         }
@@ -159,10 +192,10 @@ public final class WorkStealingQueue<E> {
         for (int i = 0; i < old.length; i++) {
             bigger[i] = old[(i + h) & m];
         }
-        array = bigger;
-        head = 0;
-        tail = count;
-        mask = (m << 1) | 1;
+        ARRAY.setRelease(this, bigger);
+        HEAD.setRelease(this, 0);
+        TAIL.setRelease(this, count);
+        MASK.setRelease(this, (m << 1) | 1);
     }
 
     private int handleTailOverflow() {
@@ -171,9 +204,9 @@ public final class WorkStealingQueue<E> {
             int t = tail;
             if (t == Integer.MAX_VALUE) {
                 int m = mask;
-                head = head & m;
+                HEAD.setRelease(this, head & m);
                 t = t & m;
-                tail = t;
+                TAIL.setRelease(this, t);
                 assert head <= tail;
             }
             return t;
@@ -208,7 +241,7 @@ public final class WorkStealingQueue<E> {
                     array[slot] = null;
                     return (E) item;
                 }
-                tail = t + 1; // a thief took it: restore
+                TAIL.setRelease(this, t + 1); // a thief took it: restore
                 return null;
             } finally {
                 foreignLock.exit(false);
@@ -247,7 +280,7 @@ public final class WorkStealingQueue<E> {
                     assert item != null : "slot " + slot + " empty inside head..tail";
                     return (E) item; // LP: the write of head above
                 }
-                head = h; // the owner popped it: restore
+                HEAD.setRelease(this, h); // the owner popped it: restore
             } finally {
                 foreignLock.exit(false);
             }

@@ -236,7 +236,7 @@ public final class Barrier {
                 failure = new Failure(finishing, e);
             }
         }
-        phase = finishing + 1;
+        PHASE.setRelease(this, finishing + 1); // .NET: Volatile.Write of the phase, a release store
         for (;;) {
             long s = state;
             assert samePhase(finishing, s) && arrived(s) == total(s);
@@ -349,10 +349,12 @@ public final class Barrier {
 
     // VarHandle mechanics
     private static final VarHandle STATE;
+    private static final VarHandle PHASE;
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(Barrier.class, "state", long.class);
+            PHASE = MethodHandles.lookup().findVarHandle(Barrier.class, "phase", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

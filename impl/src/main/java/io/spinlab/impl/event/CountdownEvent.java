@@ -155,8 +155,9 @@ public final class CountdownEvent {
      */
     public void reset(int newCount) {
         checkCount("newCount", newCount);
-        count = newCount;
-        initialCount = newCount;
+        // release stores, as .NET's (a volatile and a plain field there); the event's CAS follows
+        COUNT.setRelease(this, newCount);
+        INITIAL_COUNT.setRelease(this, newCount);
         if (newCount == 0) {
             event.set();
         } else {
@@ -199,10 +200,12 @@ public final class CountdownEvent {
 
     // VarHandle mechanics
     private static final VarHandle COUNT;
+    private static final VarHandle INITIAL_COUNT;
 
     static {
         try {
             COUNT = MethodHandles.lookup().findVarHandle(CountdownEvent.class, "count", int.class);
+            INITIAL_COUNT = MethodHandles.lookup().findVarHandle(CountdownEvent.class, "initialCount", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

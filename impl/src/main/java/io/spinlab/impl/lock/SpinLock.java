@@ -296,8 +296,13 @@ public final class SpinLock {
                 throw new IllegalMonitorStateException("exit by " + Thread.currentThread().getName()
                         + ", which does not hold the SpinLock");
             }
-            // LP: release in tracking mode.
-            ownerThread = null;
+            // LP: release in tracking mode; .NET: Interlocked.Exchange with the barrier, a volatile
+            // field's release store without it (SpinLock.ExitSlowPath)
+            if (useMemoryBarrier) {
+                ownerThread = null;
+            } else {
+                OWNER_THREAD.setRelease(this, null);
+            }
             return;
         }
         if ((o & HELD) == 0) {

@@ -82,7 +82,7 @@ final class WaitQueue {
     /** Appends {@code w}; the guard must be held. */
     void addLast(Waiter w) {
         assert guard == 1 && !w.queued;
-        w.status = Waiter.WAITING;
+        STATUS.setRelease(w, Waiter.WAITING); // only its own thread reads it; the guard orders it
         w.prev = tail;
         w.next = null;
         if (tail == null) {
@@ -188,10 +188,12 @@ final class WaitQueue {
 
     // VarHandle mechanics
     private static final VarHandle GUARD;
+    private static final VarHandle STATUS;
 
     static {
         try {
             GUARD = MethodHandles.lookup().findVarHandle(WaitQueue.class, "guard", int.class);
+            STATUS = MethodHandles.lookup().findVarHandle(Waiter.class, "status", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -470,7 +470,9 @@ public final class LifoSemaphore {
             }
             while (woken != null) {
                 Node following = woken.next;
-                woken.woken = true;
+                // a release store (mono: a plain store under the semaphore's mutex); the unpark
+                // that follows makes it visible before the waiter can run
+                WOKEN.setRelease(woken, true);
                 platform.unpark(woken.thread);
                 woken = following;
             }
@@ -479,10 +481,12 @@ public final class LifoSemaphore {
 
     // VarHandle mechanics
     private static final VarHandle COUNTS;
+    private static final VarHandle WOKEN;
 
     static {
         try {
             COUNTS = MethodHandles.lookup().findVarHandle(CountsField.class, "value", long.class);
+            WOKEN = MethodHandles.lookup().findVarHandle(LifoWaiters.Node.class, "woken", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -176,7 +176,7 @@ final class PoolWorker implements Runnable {
                 if (victim != this) {
                     item = victim.local.trySteal(missedSteal);
                     if (item != null) {
-                        steals++;
+                        STEALS.setRelease(this, steals + 1); // single writer, read as an estimate
                         return item;
                     }
                 }
@@ -238,10 +238,12 @@ final class PoolWorker implements Runnable {
 
     // VarHandle mechanics
     private static final VarHandle STARTED;
+    private static final VarHandle STEALS;
 
     static {
         try {
             STARTED = MethodHandles.lookup().findVarHandle(PoolWorker.class, "started", long.class);
+            STEALS = MethodHandles.lookup().findVarHandle(PoolWorker.class, "steals", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

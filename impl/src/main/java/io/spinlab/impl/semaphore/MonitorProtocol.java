@@ -5,6 +5,8 @@ import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.impl.spin.SpinWait;
 import io.spinlab.model.platform.Platform;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,7 +45,11 @@ abstract sealed class MonitorProtocol implements SemaphoreProtocol
      *
      * Memory ordering: count is volatile because the fail-fast check and the spin read it without
      * the lock; waitCount is volatile only for waiterCount(), which reads it without the lock.
-     * The lock orders everything else.
+     * Both are written under the lock with release stores, as .NET writes m_currentCount (a
+     * volatile field) and m_waitCount (volatile in 2.0, plain under the lock from 2.1): dotnet/
+     * coreclr src/System.Private.CoreLib/shared/System/Threading/SemaphoreSlim.cs @
+     * d9ef0ec89ba127dfde3d1eaee03b34a339bd9fac. No read after them needs a fence; the lock orders
+     * everything else.
      *
      * Spin/wait policy: the variant's spin, then MonitorLock.enter() (its own spin, then park),
      * then MonitorLock.await() (park), each wake re-checking the count under the lock.
@@ -112,7 +118,7 @@ abstract sealed class MonitorProtocol implements SemaphoreProtocol
         spinWhileNoPermit(context);
         // Taken on every Wait, even when the spin saw a permit: the count only changes under it.
         lock.enter();
-        waitCount = waitCount + 1; // under the lock
+        WAIT_COUNT.setRelease(this, waitCount + 1); // under the lock
         try {
             if (count == 0) {
                 if (timeoutNanos == 0) {
@@ -133,7 +139,7 @@ abstract sealed class MonitorProtocol implements SemaphoreProtocol
             // A permit that is there when the timeout passes is still taken, as in .NET.
             return takePermit();
         } finally {
-            waitCount = waitCount - 1; // under the lock
+            WAIT_COUNT.setRelease(this, waitCount - 1); // under the lock
             lock.exit();
         }
     }
@@ -173,7 +179,7 @@ abstract sealed class MonitorProtocol implements SemaphoreProtocol
             return false;
         }
         // LP: a permit taken, under the lock.
-        count = c - 1;
+        COUNT.setRelease(this, c - 1);
         return true;
     }
 
@@ -191,7 +197,7 @@ abstract sealed class MonitorProtocol implements SemaphoreProtocol
                 lock.pulse();
             }
             // LP: the new count, published under the lock after the pulses (as .NET).
-            count = after;
+            COUNT.setRelease(this, after);
             return before;
         } finally {
             lock.exit();
@@ -281,6 +287,19 @@ abstract sealed class MonitorProtocol implements SemaphoreProtocol
             if (pulsedToWake != 0) {
                 pulsedToWake--;
             }
+        }
+    }
+
+    // VarHandle mechanics
+    private static final VarHandle COUNT;
+    private static final VarHandle WAIT_COUNT;
+
+    static {
+        try {
+            COUNT = MethodHandles.lookup().findVarHandle(MonitorProtocol.class, "count", int.class);
+            WAIT_COUNT = MethodHandles.lookup().findVarHandle(MonitorProtocol.class, "waitCount", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
         }
     }
 }

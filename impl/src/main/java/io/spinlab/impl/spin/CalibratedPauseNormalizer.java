@@ -1,5 +1,8 @@
 package io.spinlab.impl.spin;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * What both measurement schemes share: the published {@link Calibration}, read through one
  * volatile field, and the accessors derived from it. Subclasses decide when and how to measure.
@@ -17,9 +20,23 @@ abstract class CalibratedPauseNormalizer implements PauseNormalizer {
         return calibration;
     }
 
-    /** Publishes a new measurement (a volatile write: readers see all of it or none). */
+    /**
+     * Publishes a new measurement: a release store (.NET: plain stores of the globals), so a
+     * reader sees all of the immutable record or the one before.
+     */
     final void publish(Calibration measured) {
-        calibration = measured;
+        CALIBRATION.setRelease(this, measured);
+    }
+
+    private static final VarHandle CALIBRATION;
+
+    static {
+        try {
+            CALIBRATION = MethodHandles.lookup().findVarHandle(CalibratedPauseNormalizer.class, "calibration",
+                    Calibration.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     @Override

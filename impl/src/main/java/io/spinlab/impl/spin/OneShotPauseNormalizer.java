@@ -54,7 +54,7 @@ public final class OneShotPauseNormalizer extends CalibratedPauseNormalizer {
         // (More PAUSEs than nanoseconds means under 1 ns each: the floor applies, stop measuring.)
         double nsPerPause = Math.max(1.0, (double) elapsed / count);
         publish(Calibration.of(nsPerPause, platform.nanoTime()));
-        state = DONE;
+        STATE.setRelease(this, DONE); // .NET: a Volatile<bool> store, a release
     }
 
     // VarHandle mechanics

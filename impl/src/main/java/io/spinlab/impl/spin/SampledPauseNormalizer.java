@@ -68,7 +68,7 @@ public final class SampledPauseNormalizer extends CalibratedPauseNormalizer {
         try {
             measure(current.measured());
         } finally {
-            measuring = 0;
+            MEASURING.setRelease(this, 0); // hands the samples to the next measuring thread
         }
     }
 
