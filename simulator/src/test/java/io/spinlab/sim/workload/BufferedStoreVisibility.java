@@ -16,7 +16,8 @@ import java.lang.invoke.VarHandle;
  * beside the clock read, so that both reads fall well inside their windows.
  */
 public final class BufferedStoreVisibility implements Workload {
-    private static final VarHandle VALUE;
+    /** The value of a {@link Cell} (also used by {@link UnparkAfterBufferedStore}). */
+    static final VarHandle VALUE;
 
     static {
         try {
@@ -59,7 +60,7 @@ public final class BufferedStoreVisibility implements Workload {
     }
 
     /** Reads the clock until it shows {@code nanos}. */
-    private static void until(Platform platform, long nanos) {
+    static void until(Platform platform, long nanos) {
         while (platform.nanoTime() < nanos) {
             // the clock read is the wait
         }

@@ -3,8 +3,8 @@ package io.spinlab.sim.workload;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.platform.Platform;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import static io.spinlab.sim.workload.BufferedStoreVisibility.VALUE;
+import static io.spinlab.sim.workload.BufferedStoreVisibility.until;
 
 /**
  * A fixture of an unpark after a buffered store: a waiter takes a line early; at 10 µs a waker on
@@ -17,15 +17,6 @@ import java.lang.invoke.VarHandle;
  * a profile whose line transfer is long (1 µs) beside the clock read.
  */
 public final class UnparkAfterBufferedStore implements Workload {
-    private static final VarHandle VALUE;
-
-    static {
-        try {
-            VALUE = MethodHandles.lookup().findVarHandle(Cell.class, "value", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     @Override
     public String name() {
@@ -40,8 +31,8 @@ public final class UnparkAfterBufferedStore implements Workload {
     @Override
     public WorkloadResult run(SpinContext context) {
         Platform platform = context.platform();
-        Cell shared = new Cell();
-        Cell done = new Cell();
+        BufferedStoreVisibility.Cell shared = new BufferedStoreVisibility.Cell();
+        BufferedStoreVisibility.Cell done = new BufferedStoreVisibility.Cell();
         long[] seen = new long[2];
         Thread waiter = platform.startThread("waiter", () -> {
             seen[0] = (int) VALUE.getOpaque(shared);
@@ -58,17 +49,5 @@ public final class UnparkAfterBufferedStore implements Workload {
             platform.nanoTime();
         }
         return new WorkloadResult(name(), parameters(), platform.toString(), seen[0], seen[1]);
-    }
-
-    /** Reads the clock until it shows {@code nanos}. */
-    private static void until(Platform platform, long nanos) {
-        while (platform.nanoTime() < nanos) {
-            // the clock read is the wait
-        }
-    }
-
-    /** One int on a line of its own. */
-    static final class Cell {
-        volatile int value;
     }
 }
