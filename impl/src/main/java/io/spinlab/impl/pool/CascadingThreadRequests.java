@@ -21,8 +21,16 @@ final class CascadingThreadRequests implements ThreadRequests {
      * rescans or requests. So an item queued before a request's scan starts is seen by that
      * scan.
      *
-     * Memory ordering: the worker's store of DETERMINING is volatile and precedes its scan's
-     * reads; the enqueuer's getAndSet follows its queue write.
+     * Memory ordering: the worker's store of DETERMINING is volatile (a fence) and precedes its
+     * scan's reads; the enqueuer's getAndSet follows its queue write. That is a store→load
+     * handshake, and it needs the fence: .NET's code at 003a8322 stores Determining with a plain
+     * store (queueProcessingStage is a plain int of CacheLineSeparated) and scans at once, so on
+     * x86 the scan's reads can pass the buffered store; an enqueuer whose exchange lands before
+     * that store commits sees SCHEDULED and requests nothing, the store then overwrites its
+     * SCHEDULED, and the worker's CAS from DETERMINING succeeds with the item unseen. The port
+     * keeps the fence rather than that window. The store of SCHEDULED before the cascade's
+     * request is a release store, as .NET's plain store there ("I thought we might want to add a
+     * MemoryBarrier here but not sure about it"); the request's own atomics follow it.
      */
 
     static final long NOT_SCHEDULED = 0;
@@ -50,7 +58,7 @@ final class CascadingThreadRequests implements ThreadRequests {
 
     @Override
     public Runnable firstItem(PoolWorker worker, WorkStealingQueue.MissedSteal missed) {
-        stage.value = DETERMINING; // volatile: ordered before the scan's reads
+        stage.value = DETERMINING; // volatile (a fence): ordered before the scan's reads
         Runnable item;
         for (;;) {
             item = worker.dequeue(missed);
@@ -69,7 +77,7 @@ final class CascadingThreadRequests implements ThreadRequests {
             missed.clear();
         }
         if (missed.missed() || worker.moreWorkLikely()) {
-            stage.value = SCHEDULED;
+            stage.setRelease(SCHEDULED); // .NET: a plain store
             pool.requestWorker(); // cascade: one more worker, before running this item
         } else if (stage.compareAndExchange(DETERMINING, NOT_SCHEDULED) == SCHEDULED) {
             pool.requestWorker(); // an enqueuer relied on this worker; it will be busy running the item

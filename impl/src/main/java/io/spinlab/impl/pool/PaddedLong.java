@@ -49,6 +49,11 @@ final class PaddedLong extends LongField {
         return (long) VALUE.getAndAdd(this, delta);
     }
 
+    /** A release store of the value (a plain store on x86: no fence, no wait for the store buffer). */
+    void setRelease(long next) {
+        VALUE.setRelease(this, next);
+    }
+
     /** Atomic swap; returns the value before. */
     long getAndSet(long next) {
         return (long) VALUE.getAndSet(this, next);

@@ -16,13 +16,15 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * Finds the fenced stores of compiled classes outside constructors: a write of a {@code volatile}
+ * Finds the fenced stores of compiled classes, constructors included: a write of a {@code volatile}
  * field (the field found in the owner's class or a superclass) and {@code VarHandle.setVolatile}.
  * A Java volatile store is a full fence; a .NET volatile field write or {@code Volatile.Write} is
  * a release store, so every fenced store of a port has to be one that .NET fences too (an
- * Interlocked operation) or one the Java algorithm needs for a store→load order. Each site is
- * named {@code Class.method field} ({@code setVolatile} for a VarHandle call), package-relative
- * to {@code io.spinlab.impl}, once per method and field.
+ * Interlocked operation) or one the Java algorithm needs for a store→load order, or one paid once per
+ * object in its constructor. Each site is named {@code Class.method field} ({@code Class.<init> field}
+ * for a constructor, {@code setVolatile} for a VarHandle call), package-relative to
+ * {@code io.spinlab.impl}, once per method and field. Static initializers (once per class) are not
+ * scanned.
  */
 final class FencedStoreScanner {
     private static final String PREFIX = "io.spinlab.impl.";
@@ -52,8 +54,8 @@ final class FencedStoreScanner {
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                                              String[] exceptions) {
-                if (name.equals("<init>") || name.equals("<clinit>")) {
-                    return null; // initialisation: once per object, before it is shared
+                if (name.equals("<clinit>")) {
+                    return null; // once per class, before any thread can see it
                 }
                 String where = className + "." + name;
                 return new MethodVisitor(Opcodes.ASM9) {

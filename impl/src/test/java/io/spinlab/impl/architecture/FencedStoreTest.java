@@ -15,17 +15,19 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every fenced store of impl's production code outside constructors, each with why it is fenced
- * (see impl/MEMORY-ORDERING.md for the .NET statement and commit behind each). A new volatile
- * write, or one turned into a release store, fails here until it is classified: a fence .NET
- * does not have costs a drain of the store buffer in the simulator and on x86.
+ * Every fenced store of impl's production code, each with why it is fenced (see
+ * impl/MEMORY-ORDERING.md for the .NET statement and commit behind each). A new volatile write, or
+ * one turned into a release store, fails here until it is classified: a fence .NET does not have
+ * costs a drain of the store buffer in the simulator and on x86. Constructors are listed too, so
+ * that a fenced store in the constructor of an object made on a hot path (a queue segment, a
+ * stack node, a wait-queue entry, an event buffer) cannot come in unseen.
  */
 class FencedStoreTest {
 
     private static final String DOTNET_INTERLOCKED = ".NET fences it too (Interlocked)";
     private static final String DEKKER = "a store→load order the algorithm needs";
     private static final String COLD = "cold: once per object or thread lifetime, or an error path";
-    private static final String WHAT_IF = "a what-if with no shipped .NET code to follow";
+    private static final String CONSTRUCTOR = "once per primitive, in its constructor, before it is shared";
 
     private static final Map<String, String> EXPECTED = new TreeMap<>(Map.ofEntries(
             // .NET WorkStealingQueue.LocalPop / TrySteal: Interlocked.Exchange of the index before reading the other
@@ -54,9 +56,29 @@ class FencedStoreTest {
             Map.entry("pool.ThreadPool.retireSteals retiredSteals", COLD),
             Map.entry("buffer.EventWriter.close closed", COLD),
             Map.entry("event.Barrier.finishPhase failure", COLD),
-            Map.entry("pool.CascadingThreadRequests.firstItem value", WHAT_IF),
+            // the scanning worker's DETERMINING before its scan; .NET's plain store leaves a window (see the class)
+            Map.entry("pool.CascadingThreadRequests.firstItem value", DEKKER),
             Map.entry("pool.StarvationGate.ensureRunning value", COLD),
-            Map.entry("pool.StarvationGate.run value", COLD)));
+            Map.entry("pool.StarvationGate.run value", COLD),
+            // constructors: .NET initializes the same fields with plain stores; here one fence per object
+            Map.entry("buffer.EventBufferManager.<init> writers", CONSTRUCTOR),
+            Map.entry("collections.ConcurrentQueue.<init> head", CONSTRUCTOR),
+            Map.entry("collections.ConcurrentQueue.<init> tail", CONSTRUCTOR),
+            Map.entry("collections.QueueSegmentQueue.<init> dequeueSegment", CONSTRUCTOR),
+            Map.entry("collections.QueueSegmentQueue.<init> enqueueSegment", CONSTRUCTOR),
+            Map.entry("collections.WorkStealingQueue.<init> array", CONSTRUCTOR),
+            Map.entry("collections.WorkStealingQueue.<init> mask", CONSTRUCTOR),
+            Map.entry("event.Barrier.<init> state", CONSTRUCTOR),
+            Map.entry("event.CountdownEvent.<init> count", CONSTRUCTOR),
+            Map.entry("event.CountdownEvent.<init> initialCount", CONSTRUCTOR),
+            Map.entry("event.ManualResetEvent.<init> state", CONSTRUCTOR),
+            Map.entry("lock.SpinLock.<init> owner", CONSTRUCTOR),
+            Map.entry("pool.LifoSemaphore$PaddedCounts.<init> value", CONSTRUCTOR),
+            Map.entry("pool.PaddedLong.<init> value", CONSTRUCTOR),
+            Map.entry("pool.ThreadPool.<init> workers", CONSTRUCTOR),
+            Map.entry("semaphore.LockFreeProtocol.<init> state", CONSTRUCTOR),
+            Map.entry("semaphore.MonitorProtocol.<init> count", CONSTRUCTOR),
+            Map.entry("spin.CalibratedPauseNormalizer.<init> calibration", CONSTRUCTOR)));
 
     @Test
     void everyFencedStoreShouldBeOneThatIsMeantToBe() throws Exception {
@@ -68,10 +90,11 @@ class FencedStoreTest {
     }
 
     @Test
-    void shouldFindVolatileWritesAndSetVolatileButNotReleaseStoresPlainFieldsOrConstructors() throws IOException {
+    void shouldFindVolatileWritesSetVolatileAndConstructorsButNotReleaseStoresOrPlainFields() throws IOException {
         Set<String> found = FencedStoreScanner.scan(bytesOf(Breaker.class), getClass().getClassLoader());
 
         assertThat(found).containsExactlyInAnyOrder(
+                "architecture.FencedStoreTest$Breaker.<init> own",
                 "architecture.FencedStoreTest$Breaker.store inherited",
                 "architecture.FencedStoreTest$Breaker.store own",
                 "architecture.FencedStoreTest$Breaker.store setVolatile");
