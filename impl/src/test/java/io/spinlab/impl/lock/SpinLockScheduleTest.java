@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -339,6 +340,28 @@ class SpinLockScheduleTest {
         assertThat(lock.isHeldByCurrentThread()).isFalse();
         assertThat(lock.tryEnter(0, TimeUnit.SECONDS)).isTrue();
         lock.exit();
+        assertThat(platform.calls()).isEmpty();
+    }
+
+    /** exit(false) in tracking mode is a release store of the owner (.NET's path without the barrier): it frees the lock too. */
+    @Test
+    void shouldFreeTheLockForAnotherThreadOnAnExitWithoutTheBarrierWhenTracking() throws InterruptedException {
+        RecordingPlatform platform = new RecordingPlatform(4, 40, 20);
+        SpinLock lock = new SpinLock(context(platform, "current"), true);
+        platform.recordClockReads(true);
+
+        lock.enter();
+        lock.exit(false);
+
+        assertThat(lock.isHeld()).isFalse();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThat(lock).hasToString("SpinLock[tracking, free]");
+        AtomicBoolean enteredElsewhere = new AtomicBoolean();
+        Thread other = Thread.ofPlatform().name("other").start(() -> enteredElsewhere.set(lock.tryEnter()));
+        other.join(TimeUnit.SECONDS.toMillis(60));
+        assertThat(other.isAlive()).isFalse();
+        assertThat(enteredElsewhere).isTrue();
+        assertThat(lock.isHeld()).isTrue();
         assertThat(platform.calls()).isEmpty();
     }
 
