@@ -379,6 +379,31 @@ class ThreadPoolScriptedTest {
     }
 
     /**
+     * The starvation gate's progress signal: the sum of the workers' started-items counters, which each item
+     * raises once before it runs. Seen from inside each item, as the gate would read it at that moment.
+     */
+    @Test
+    void shouldCountEachItemOnceBeforeItRunsForTheGatesProgressSignal() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 1);
+        List<Long> seen = new ArrayList<>();
+        pool.execute(() -> seen.add(itemsStarted(pool)));
+        pool.execute(() -> seen.add(itemsStarted(pool)));
+        pool.execute(() -> seen.add(itemsStarted(pool)));
+
+        platform.runThread("p-worker-0");
+
+        assertThat(seen).containsExactly(1L, 2L, 3L);
+    }
+
+    private static long itemsStarted(ThreadPool pool) {
+        long n = 0;
+        for (PoolWorker w : pool.workers()) {
+            n += w.started;
+        }
+        return n;
+    }
+
+    /**
      * The gate's first look only records progress (none started yet, none seen before); its second sees
      * requests waiting and still no item started, so it raises the goal to 2 and creates worker 1.
      */
