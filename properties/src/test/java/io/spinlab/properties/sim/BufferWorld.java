@@ -72,6 +72,13 @@ public record BufferWorld(ReservationPolicy reservation, MachineProfile machine,
                 sequencePointBudgetBytes, readerIntervalNanos, newPlant);
     }
 
+    /** The world with the memory model on or off (a planted mutant lives in the guest copy, which only the model loads). */
+    public BufferWorld withMemoryModel(boolean on) {
+        return new BufferWorld(reservation, machine, on, seed, faults, writers, eventsPerWriter,
+                maxPayloadBytes, oversizedOneIn, writerPauses, baseBufferBytes, maxBufferBytes, limitBytes,
+                sequencePointBudgetBytes, readerIntervalNanos, plant);
+    }
+
     @Override
     public String toString() {
         return Knob.RESERVATION.knobName() + "=" + Knob.nameOf(reservation) + " machine=" + machine.name()

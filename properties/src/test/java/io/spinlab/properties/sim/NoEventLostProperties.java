@@ -6,12 +6,15 @@ import java.util.concurrent.TimeUnit;
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.ReservationPolicy;
+import io.spinlab.impl.buffer.EventWriter;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.properties.engine.Gen;
 import io.spinlab.properties.engine.Gens;
 import io.spinlab.properties.engine.Property;
 import io.spinlab.properties.engine.PropertyFailure;
+import io.spinlab.properties.mutation.Mutation;
 import io.spinlab.properties.sim.guest.BufferManagerScenario;
+import io.spinlab.sim.engine.Budgets;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import org.junit.jupiter.api.Test;
@@ -75,6 +78,17 @@ class NoEventLostProperties {
                 .memoryModel(world.memoryModel());
         return ScenarioRunner.simulate(BufferManagerScenario.class, world, Tuning.current(), simulation,
                 "scenario=" + BufferManagerScenario.class.getSimpleName() + "(" + world + ")");
+    }
+
+    /** Virtual time a world with a planted mutant may take: the correct worlds end within tens of milliseconds. */
+    static final long PLANTED_VIRTUAL_BUDGET_NANOS = 100_000_000L;
+
+    /** Runs {@code world} with {@code mutant} planted in the real class (the memory model on, which loads it). */
+    static ScenarioRunner.Run<BufferObservation> simulate(BufferWorld world, Mutation mutant) {
+        Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
+                .memoryModel(true).budgets(Budgets.defaults().withMaxVirtualNanos(PLANTED_VIRTUAL_BUDGET_NANOS));
+        return ScenarioRunner.simulate(BufferManagerScenario.class, world.withMemoryModel(true), Tuning.current(),
+                simulation, mutant);
     }
 
     /** Runs {@code world} and fails, naming every broken promise, the world and its reproduction, if one breaks. */
@@ -190,5 +204,29 @@ class NoEventLostProperties {
         assertThat(failure.getCause()).hasMessageContaining("w0#2 read twice");
         PlantedCatch.<BufferWorld>assertTheUnplantedCodePasses(failure,
                 w -> assertNoEventLost(w.withPlant(BufferWorld.Plant.NONE)));
+    }
+
+    /**
+     * PIT's surviving removal of the list head's release store in {@code EventWriter.unlinkHeadLocked}
+     * (impl/MUTATION.md, tenth measurement), applied to the real class: after the reader frees the oldest
+     * buffers, the head stays on them, the reader never finds the writer's list empty, and the stream
+     * never drains: caught in the first world (seed 1), shrunk to one writer with one event.
+     */
+    @Test
+    void shouldCatchAListHeadLeftOnTheFreedBuffers() {
+        Mutation mutant = Mutation.callRemoved(EventWriter.class, "unlinkHeadLocked", "setRelease", 0);
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(worlds().map(w -> w.withMemoryModel(true))).named("planted: " + mutant).seed(1)
+                        .tries(100).maxShrinkAttempts(5)
+                        .run(world -> {
+                            ScenarioRunner.Run<BufferObservation> run = simulate(world, mutant);
+                            assertThat(problems(world, run.require())).as("stream promises broken in %s", world)
+                                    .isEmpty();
+                        }));
+        assertThat(failure).as("the planted %s must break the stream in some world", mutant).isNotNull();
+        System.out.println(failure.getMessage());
+        assertThat(failure.getCause()).hasMessageContaining("the simulated run did not complete");
+        PlantedCatch.<BufferWorld>assertTheUnplantedCodePasses(failure,
+                w -> assertNoEventLost(w.withMemoryModel(true)));
     }
 }

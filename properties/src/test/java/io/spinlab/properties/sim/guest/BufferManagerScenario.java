@@ -125,6 +125,9 @@ public final class BufferManagerScenario implements SimScenario<BufferObservatio
 
     @Override
     public BufferObservation observed() {
+        if (reader == null) {
+            return null; // the reader never finished (a run cut short by its budget): nothing to observe
+        }
         int[][] order = new int[readOrder.length][];
         for (int w = 0; w < order.length; w++) {
             order[w] = readOrder[w].toArray();
