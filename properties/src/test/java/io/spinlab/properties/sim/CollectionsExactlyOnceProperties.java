@@ -151,7 +151,9 @@ class CollectionsExactlyOnceProperties {
                         Mutation.returnsTrue(Mutation.nested(segmentQueue, "Segment"), "isUsedUp", 0)),
                 // L206, L209: the owner's locked pop when a thief took the last element
                 new Planted(Kind.WORK_STEALING_QUEUE, Mutation.opcodeReplaced(workStealing, "pop", "IAND", "IOR", 1)),
-                new Planted(Kind.WORK_STEALING_QUEUE, Mutation.returnsNull(workStealing, "pop", 2)));
+                new Planted(Kind.WORK_STEALING_QUEUE, Mutation.returnsNull(workStealing, "pop", 2)),
+                // L244: the tail not restored after a thief took the last element
+                new Planted(Kind.WORK_STEALING_QUEUE, Mutation.callRemoved(workStealing, "pop", "setRelease", 0)));
     }
 
     @ParameterizedTest
