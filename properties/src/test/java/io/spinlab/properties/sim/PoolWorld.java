@@ -130,6 +130,13 @@ public record PoolWorld(MachineProfile machine, boolean memoryModel, long seed, 
                 shutdownNow, plant);
     }
 
+    /** This world with the cascading thread-request scheme ({@code perItemRequests} false). */
+    public PoolWorld withCascadingRequests() {
+        return new PoolWorld(machine, memoryModel, seed, faults, globalQueue, false, minWorkers, maxWorkers,
+                idleTimeoutNanos, gateIntervalNanos, submitters, shutdownBy, shutdownAfter, shutdownDelayNanos,
+                shutdownNow, plant);
+    }
+
     /** The gate interval of {@link #withoutGate}: one hour. */
     public static final long GATE_OFF_NANOS = 3_600_000_000_000L;
 

@@ -14,6 +14,9 @@ import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -138,5 +141,59 @@ class ThreadPoolNoLostRequestProperties {
         assertThat(failure.getCause()).hasMessageContaining("did not terminate");
         PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure,
                 w -> ThreadPoolExactlyOnceProperties.assertExactlyOnce(w, simulate(w, null)));
+    }
+
+    /**
+     * The general worlds with the memory model on, the cascading request scheme and the gate out of
+     * the way: the schedules in which the cascade alone keeps enough workers requested.
+     */
+    static Gen<PoolWorld> cascadingWorlds() {
+        return ThreadPoolExactlyOnceProperties.worlds().map(w -> w
+                .withMemoryModelAndQueue(true, GlobalQueuePolicy.CONCURRENT_QUEUE).withoutGate().withCascadingRequests());
+    }
+
+    /**
+     * PIT's race-only survivors in the cascading request scheme (impl/MUTATION.md; lines of 9c3581b), each
+     * applied to the real class, with the try of seed 1 that first catches it.
+     */
+    static List<Arguments> cascadeSurvivors() {
+        Class<?> cascading = Mutation.inPackage(ThreadPool.class, "CascadingThreadRequests");
+        return List.of(
+                // CascadingThreadRequests.firstItem L75: a worker that finds its item with more work likely
+                // marks the stage SCHEDULED but requests no worker, so every later enqueuer, seeing SCHEDULED,
+                // requests none either.
+                Arguments.of(Mutation.callRemoved(cascading, "firstItem", "requestWorker", 0)),
+                // PaddedLong.compareAndExchange L44 (returns 0): a worker whose scan an enqueuer relied on (the
+                // witness SCHEDULED) takes the witness for NOT_SCHEDULED and stops scanning, leaving the stage
+                // SCHEDULED with nobody scanning, so the enqueuer's item waits and later enqueuers request none.
+                Arguments.of(Mutation.returnsZero(Mutation.inPackage(ThreadPool.class, "PaddedLong"),
+                        "compareAndExchange", "LRETURN", 0)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cascadeSurvivors")
+    void shouldCatchEachRaceOnlySurvivorOfTheCascade(Mutation mutant) {
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(cascadingWorlds()).named("planted: " + mutant).seed(1).tries(500)
+                        .maxShrinkAttempts(100)
+                        .run(world -> {
+                            ScenarioRunner.Run<PoolObservation> run = simulate(world, mutant);
+                            assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
+                            assertThat(ThreadPoolExactlyOnceProperties.problems(world,
+                                    run.observedSoFar().orElseThrow()))
+                                    .as("a request lost in %s%nreproduce: %s", world, run.simulation().reproduction())
+                                    .noneMatch(problem -> problem.contains("did not terminate"));
+                        }));
+        assertThat(failure).as("the planted %s must leave an item unrun in some world", mutant).isNotNull();
+        System.out.println(failure.getMessage());
+        PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure,
+                w -> ThreadPoolExactlyOnceProperties.assertExactlyOnce(w, simulate(w, null)));
+    }
+
+    @Test
+    void everyAcceptedItemShouldRunUnderTheCascadeAlone() {
+        Property.forAll(cascadingWorlds()).named("thread pool: no request lost by the cascade (gate off, simulated)")
+                .tries(DeterminismProperties.triesFromBuild())
+                .run(world -> ThreadPoolExactlyOnceProperties.assertExactlyOnce(world, simulate(world, null)));
     }
 }
