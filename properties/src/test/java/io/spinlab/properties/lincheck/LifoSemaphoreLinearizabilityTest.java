@@ -39,6 +39,13 @@ public class LifoSemaphoreLinearizabilityTest {
     /** The packed counts' one CAS (casCounts) made a plain write: a signal taken twice, a release lost. */
     static final Mutation COUNTS_WITHOUT_CAS = Mutation.casToPlainSet(LifoSemaphore.class, "casCounts", "COUNTS");
 
+    /**
+     * PIT's surviving mutant at {@code casCounts} (impl/MUTATION.md: race-only, since only a CAS that
+     * fails can tell it): the CAS still runs, but a failed one is reported as a success, so two takers
+     * that read the same last signal both get it.
+     */
+    static final Mutation FAILED_CAS_REPORTED_AS_SUCCESS = Mutation.returnsTrue(LifoSemaphore.class, "casCounts", 0);
+
     @Test
     void shouldBeLinearizableWhenModelChecked() {
         CollectionsLincheck.modelChecking(LifoSemaphoreSpec.class).check(getClass());
@@ -68,5 +75,17 @@ public class LifoSemaphoreLinearizabilityTest {
     @Test
     void shouldCatchPlantedBugWhenStressed() {
         Planted.assertCaught(CollectionsLincheck.stress(LifoSemaphoreSpec.class), getClass(), COUNTS_WITHOUT_CAS);
+    }
+
+    @Test
+    void shouldCatchAFailedCasReportedAsASuccessWhenModelChecked() {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(LifoSemaphoreSpec.class), getClass(),
+                FAILED_CAS_REPORTED_AS_SUCCESS);
+    }
+
+    @Test
+    void shouldCatchAFailedCasReportedAsASuccessWhenStressed() {
+        Planted.assertCaught(CollectionsLincheck.stress(LifoSemaphoreSpec.class), getClass(),
+                FAILED_CAS_REPORTED_AS_SUCCESS);
     }
 }

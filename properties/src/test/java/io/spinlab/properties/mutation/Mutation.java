@@ -37,8 +37,8 @@ import java.util.Objects;
  *       its conditionals-boundary mutator);</li>
  *   <li>{@link #returnsNull} and {@link #returnsZero}: a method returns null or 0 at one of its
  *       returns (PIT's null- and primitive-returns mutators);</li>
- *   <li>{@link #callRemoved}: a call to a {@code void} instance method is dropped, its receiver
- *       and arguments popped (PIT's void-method-call mutator);</li>
+ *   <li>{@link #callRemoved}: a call to a {@code void} method is dropped, its arguments (and
+ *       receiver) popped (PIT's void-method-call mutator);</li>
  *   <li>{@link #returnsTrue} and {@link #returnsFalse}: a {@code boolean} method returns a constant
  *       at one of its returns (PIT's true- and false-returns mutators: a failed attempt reported as a
  *       success, or a success as a failure).</li>
@@ -135,7 +135,7 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         return new Mutation(target, method, Kind.RETURNS_ZERO, returnOpcode, occurrence);
     }
 
-    /** The {@code occurrence}-th call to {@code owner.name} (a void instance method) is dropped. */
+    /** The {@code occurrence}-th call to a void method named {@code calledName} is dropped, its arguments (and receiver) popped. */
     public static Mutation callRemoved(Class<?> target, String method, String calledName, int occurrence) {
         return new Mutation(target, method, Kind.CALL_REMOVED, calledName, occurrence);
     }
@@ -245,16 +245,17 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             }
             case CALL_REMOVED -> {
                 MethodInsnNode call = (MethodInsnNode) site;
-                if (call.getOpcode() == Opcodes.INVOKESTATIC
-                        || Type.getReturnType(call.desc).getSort() != Type.VOID) {
-                    throw new IllegalStateException(this + ": not a call to a void instance method");
+                if (Type.getReturnType(call.desc).getSort() != Type.VOID) {
+                    throw new IllegalStateException(this + ": not a call to a void method");
                 }
                 InsnList replacement = new InsnList();
                 Type[] arguments = Type.getArgumentTypes(call.desc);
                 for (int i = arguments.length - 1; i >= 0; i--) {
                     replacement.add(new InsnNode(arguments[i].getSize() == 2 ? Opcodes.POP2 : Opcodes.POP));
                 }
-                replacement.add(new InsnNode(Opcodes.POP));
+                if (call.getOpcode() != Opcodes.INVOKESTATIC) {
+                    replacement.add(new InsnNode(Opcodes.POP)); // the receiver
+                }
                 node.instructions.insert(call, replacement);
                 node.instructions.remove(call);
             }
@@ -271,7 +272,8 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         }
     }
 
-    private List<AbstractInsnNode> sites(MethodNode node) {
+    /** The instructions of {@code node} this mutation's kind and anchor can change, in order. */
+    List<AbstractInsnNode> sites(MethodNode node) {
         List<AbstractInsnNode> sites = new ArrayList<>();
         String lastVarHandle = null;
         boolean branch = kind == Kind.BRANCH_NEVER_TAKEN || kind == Kind.BRANCH_ALWAYS_TAKEN;

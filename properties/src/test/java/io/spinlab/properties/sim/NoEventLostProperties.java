@@ -226,7 +226,9 @@ class NoEventLostProperties {
         assertThat(failure).as("the planted %s must break the stream in some world", mutant).isNotNull();
         System.out.println(failure.getMessage());
         assertThat(failure.getCause()).hasMessageContaining("the simulated run did not complete");
+        // The control runs under the plant's own 100 ms bound: the catch is not a correct world cut short.
         PlantedCatch.<BufferWorld>assertTheUnplantedCodePasses(failure,
-                w -> assertNoEventLost(w.withMemoryModel(true)));
+                w -> assertThat(problems(w, simulate(w, null).require())).as("stream promises broken in %s", w)
+                        .isEmpty());
     }
 }
