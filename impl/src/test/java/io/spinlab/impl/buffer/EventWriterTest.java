@@ -47,6 +47,29 @@ class EventWriterTest {
         assertThat(consumer.events.getFirst().payload()).isEqualTo(bytes(500, 7));
     }
 
+    /**
+     * A buffer's size grows with the buffers its writer holds (base × (held + 1)), and the buffers the
+     * reader frees no longer count: after a read that frees both of the writer's buffers, its next
+     * buffer has the base size again (256 bytes), not the size for two held buffers (768). PIT's
+     * surviving mutant of {@code unlinkHeadLocked} (the count's store removed) gives 768.
+     */
+    @Test
+    void shouldSizeTheNextBufferByTheBuffersStillHeldAfterTheReaderFreesSome() {
+        EventBufferManager manager = manager(new BufferManagerConfig(1 << 20, 256, 1024, 100, Long.MAX_VALUE));
+        EventWriter writer = manager.newWriter();
+        for (int i = 0; i < 3; i++) {
+            writer.write(bytes(100, i)); // 116 bytes each: two fill the 256-byte buffer, the third takes a 512
+        }
+        assertThat(manager.diagnostics().bytesInUse()).isEqualTo(256 + 512);
+        platform.advance(1);
+        manager.reader().read(new RecordingConsumer());
+        assertThat(manager.diagnostics().bytesInUse()).as("held after the read").isZero();
+
+        writer.write(bytes(100, 3));
+
+        assertThat(manager.diagnostics().bytesInUse()).as("the new buffer's size").isEqualTo(256);
+    }
+
     @Test
     void shouldAddASequencePointWhenABufferSpendsTheBudgetExactly() {
         // Budget 256: the first 256-byte buffer spends it exactly, the 512-byte one spends it again.

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.ReservationPolicy;
+import io.spinlab.impl.buffer.EventReader;
 import io.spinlab.impl.buffer.EventWriter;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.properties.engine.Gen;
@@ -207,10 +208,13 @@ class NoEventLostProperties {
     }
 
     /**
-     * PIT's surviving removal of the list head's release store in {@code EventWriter.unlinkHeadLocked}
-     * (impl/MUTATION.md, tenth measurement), applied to the real class: after the reader frees the oldest
-     * buffers, the head stays on them, the reader never finds the writer's list empty, and the stream
-     * never drains: caught in the first world (seed 1), shrunk to one writer with one event.
+     * The list head's release store in {@code EventWriter.unlinkHeadLocked} removed from the real class
+     * (L253 at 9c3581b): after the reader frees the oldest buffers, the head stays on them, the reader
+     * never finds the writer's list empty, and the stream never drains: caught in the first world (seed
+     * 1), shrunk to one writer with one event. (Planted as PIT's surviving mutant of that method, which
+     * it is not: PIT's survivor there, at L257, is the buffer count's store, which only sizes the next
+     * buffer and which impl's {@code EventWriterTest} now kills; PIT's own tests kill this one. See
+     * impl/MUTATION.md, eleventh measurement.)
      */
     @Test
     void shouldCatchAListHeadLeftOnTheFreedBuffers() {
@@ -230,5 +234,41 @@ class NoEventLostProperties {
         PlantedCatch.<BufferWorld>assertTheUnplantedCodePasses(failure,
                 w -> assertThat(problems(w, simulate(w, null).require())).as("stream promises broken in %s", w)
                         .isEmpty());
+    }
+
+    /**
+     * PIT's survivor at {@code EventReader.peek} L243 (at 9c3581b; impl/MUTATION.md called it race-only):
+     * the test whether a detached buffer's write in progress appended after the reader's first look, made
+     * always false, so the reader frees the buffer without reading the event that write appended. Found
+     * by {@code PitSurvivorSweep} at world 41 of seed 1 (one processor, five writers, preemptions): an
+     * event written and never read. Searched for a world that tells the mutant from the real class: one
+     * the mutant fails within the plant's 100 ms bound and the real class passes within it (a correct
+     * world longer than the bound tells nothing).
+     */
+    @Test
+    void shouldCatchAReaderThatFreesADetachedBufferBeforeItsLastWriteIsRead() {
+        Mutation mutant = Mutation.branchAlwaysTaken(EventReader.class,
+                "peek(Lio/spinlab/impl/buffer/EventReader$Cursor;J)J", "IF_ICMPGE", 1);
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(worlds().map(w -> w.withMemoryModel(true))).named("planted: " + mutant).seed(1)
+                        .tries(100).maxShrinkAttempts(0)
+                        .run(world -> {
+                            ScenarioRunner.Run<BufferObservation> planted = simulate(world, mutant);
+                            if (brokenIn(world, planted) && !brokenIn(world, simulate(world, null))) {
+                                assertThat(problems(world, planted.require())).as("stream promises broken in %s",
+                                        world).isEmpty();
+                            }
+                        }));
+        assertThat(failure).as("the planted %s must lose an event in some world", mutant).isNotNull();
+        System.out.println(failure.getMessage());
+        assertThat(failure.getCause()).hasMessageContaining("written but never read");
+        PlantedCatch.<BufferWorld>assertTheUnplantedCodePasses(failure,
+                w -> assertThat(problems(w, simulate(w, null).require())).as("stream promises broken in %s", w)
+                        .isEmpty());
+    }
+
+    /** True if {@code run} did not complete or broke a promise of the stream. */
+    private static boolean brokenIn(BufferWorld world, ScenarioRunner.Run<BufferObservation> run) {
+        return run.observed().isEmpty() || !problems(world, run.observed().get()).isEmpty();
     }
 }
