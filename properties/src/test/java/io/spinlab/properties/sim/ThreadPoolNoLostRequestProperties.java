@@ -115,6 +115,19 @@ class ThreadPoolNoLostRequestProperties {
                 .run(world -> ThreadPoolExactlyOnceProperties.assertExactlyOnce(world, simulate(world, null)));
     }
 
+    /**
+     * A lost request, judged on what the controller saw: with a request lost the pool never terminates,
+     * and the gate thread, parked for an hour, then outlives the simulation's budget, so the run itself
+     * cannot complete.
+     */
+    private static void assertThePoolTerminates(PoolWorld world, Mutation mutant) {
+        ScenarioRunner.Run<PoolObservation> run = simulate(world, mutant);
+        assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
+        assertThat(ThreadPoolExactlyOnceProperties.problems(world, run.observedSoFar().orElseThrow()))
+                .as("a request lost in %s%nreproduce: %s", world, run.simulation().reproduction())
+                .noneMatch(problem -> problem.contains("did not terminate"));
+    }
+
     @Test
     void shouldCatchAPoolWhoseWorkerForgetsARequestThatArrivedAtTheGoal() {
         // removeWorkingWorker: if (requested.value > 0) maybeAddWorkingWorker(); the IFLE that skips the call
@@ -125,17 +138,7 @@ class ThreadPoolNoLostRequestProperties {
         PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
                 Property.forAll(windowWorlds())
                         .named("planted: " + mutant).seed(2).tries(2_000).maxShrinkAttempts(100)
-                        .run(world -> {
-                            ScenarioRunner.Run<PoolObservation> run = simulate(world, mutant);
-                            // Judged on what the controller saw: with the request lost the pool never
-                            // terminates, and the gate thread, parked for an hour, then outlives the
-                            // simulation's budget, so the run itself cannot complete.
-                            assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
-                            assertThat(ThreadPoolExactlyOnceProperties.problems(world,
-                                    run.observedSoFar().orElseThrow()))
-                                    .as("a request lost in %s%nreproduce: %s", world, run.simulation().reproduction())
-                                    .noneMatch(problem -> problem.contains("did not terminate"));
-                        }));
+                        .run(world -> assertThePoolTerminates(world, mutant)));
         assertThat(failure).as("a worker that forgets a request must leave an item unrun").isNotNull();
         System.out.println(failure.getMessage());
         assertThat(failure.getCause()).hasMessageContaining("did not terminate");
@@ -176,14 +179,7 @@ class ThreadPoolNoLostRequestProperties {
         PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
                 Property.forAll(cascadingWorlds()).named("planted: " + mutant).seed(1).tries(500)
                         .maxShrinkAttempts(100)
-                        .run(world -> {
-                            ScenarioRunner.Run<PoolObservation> run = simulate(world, mutant);
-                            assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
-                            assertThat(ThreadPoolExactlyOnceProperties.problems(world,
-                                    run.observedSoFar().orElseThrow()))
-                                    .as("a request lost in %s%nreproduce: %s", world, run.simulation().reproduction())
-                                    .noneMatch(problem -> problem.contains("did not terminate"));
-                        }));
+                        .run(world -> assertThePoolTerminates(world, mutant)));
         assertThat(failure).as("the planted %s must leave an item unrun in some world", mutant).isNotNull();
         System.out.println(failure.getMessage());
         PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure,
