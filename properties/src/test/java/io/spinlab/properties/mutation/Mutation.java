@@ -7,6 +7,7 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
@@ -39,6 +40,8 @@ import java.util.Objects;
  *       returns (PIT's null- and primitive-returns mutators);</li>
  *   <li>{@link #callRemoved}: a call to a {@code void} method is dropped, its arguments (and
  *       receiver) popped (PIT's void-method-call mutator);</li>
+ *   <li>{@link #incrementNegated}: an {@code IINC} adds the negated amount (PIT's increments
+ *       mutator);</li>
  *   <li>{@link #returnsTrue} and {@link #returnsFalse}: a {@code boolean} method returns a constant
  *       at one of its returns (PIT's true- and false-returns mutators: a failed attempt reported as a
  *       success, or a success as a failure).</li>
@@ -66,7 +69,8 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         RETURNS_FALSE,
         RETURNS_NULL,
         RETURNS_ZERO,
-        CALL_REMOVED
+        CALL_REMOVED,
+        INCREMENT_NEGATED
     }
 
     public Mutation {
@@ -140,6 +144,11 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
         return new Mutation(target, method, Kind.CALL_REMOVED, calledName, occurrence);
     }
 
+    /** The {@code occurrence}-th {@code IINC} of the method adds the negated amount ({@code i++} becomes {@code i--}). */
+    public static Mutation incrementNegated(Class<?> target, String method, int occurrence) {
+        return new Mutation(target, method, Kind.INCREMENT_NEGATED, "IINC", occurrence);
+    }
+
     /** A package-private top-level class in {@code neighbour}'s package. */
     public static Class<?> inPackage(Class<?> neighbour, String simpleName) {
         try {
@@ -177,6 +186,7 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
             case RETURNS_NULL -> "ARETURN #" + occurrence + " -> returns null";
             case RETURNS_ZERO -> anchor + " #" + occurrence + " -> returns 0";
             case CALL_REMOVED -> "call to " + anchor + " #" + occurrence + " removed";
+            case INCREMENT_NEGATED -> "IINC #" + occurrence + " -> negated";
         };
         return target.getSimpleName() + "." + method + ": " + site;
     }
@@ -268,6 +278,7 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
                 replacement.add(new InsnNode(kind == Kind.RETURNS_TRUE ? Opcodes.ICONST_1 : Opcodes.ICONST_0));
                 node.instructions.insertBefore(site, replacement);
             }
+            case INCREMENT_NEGATED -> ((IincInsnNode) site).incr = -((IincInsnNode) site).incr;
             default -> throw new AssertionError(kind);
         }
     }
@@ -294,7 +305,8 @@ public record Mutation(Class<?> target, String method, Kind kind, String anchor,
                 sites.add(insn);
             } else if (kind == Kind.CALL_REMOVED && insn instanceof MethodInsnNode call && call.name.equals(anchor)) {
                 sites.add(insn);
-            } else if (!branch && opcode >= 0 && (insn instanceof InsnNode || insn instanceof JumpInsnNode)
+            } else if (!branch && opcode >= 0
+                    && (insn instanceof InsnNode || insn instanceof JumpInsnNode || insn instanceof IincInsnNode)
                     && insn.getOpcode() == opcode) {
                 sites.add(insn);
             }

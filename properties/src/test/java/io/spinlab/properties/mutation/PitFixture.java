@@ -24,4 +24,10 @@ public final class PitFixture {
     private void record() {
         touched += 10;
     }
+
+    public int countDown(int n) {
+        int left = n;
+        left--;
+        return left;
+    }
 }

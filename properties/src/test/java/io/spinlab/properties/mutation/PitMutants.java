@@ -178,6 +178,9 @@ public final class PitMutants {
         } else if (name.equals("NullReturnValsMutator") && opcode == Opcodes.ARETURN) {
             kind = Mutation.Kind.RETURNS_NULL;
             anchor = "ARETURN";
+        } else if (name.equals("IncrementsMutator") && opcode == Opcodes.IINC) {
+            kind = Mutation.Kind.INCREMENT_NEGATED;
+            anchor = "IINC";
         } else if (name.equals("PrimitiveReturnsMutator")
                 && (opcode == Opcodes.IRETURN || opcode == Opcodes.LRETURN)) {
             kind = Mutation.Kind.RETURNS_ZERO;

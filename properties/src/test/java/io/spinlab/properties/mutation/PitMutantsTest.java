@@ -47,6 +47,7 @@ class PitMutantsTest {
                 + mutation(false, "SURVIVED", "difference", "(II)I", 11, "MathMutator", 10)
                 + mutation(false, "SURVIVED", "difference", "(II)I", 9, "InvertNegsMutator", 10)
                 + mutation(true, "KILLED", "difference", "(II)I", 11, "MathMutator", 17)
+                + mutation(false, "SURVIVED", "countDown", "(I)I", 30, "IncrementsMutator", 7)
                 + "</mutations>\n";
         Path file = dir.resolve("mutations.xml");
         Files.writeString(file, xml);
@@ -80,7 +81,7 @@ class PitMutantsTest {
     @Test
     void shouldReadEveryMutantOfTheReportWithItsStatus(@TempDir Path dir) throws IOException {
         List<PitMutants.Entry> entries = report(dir);
-        assertThat(entries).hasSize(8);
+        assertThat(entries).hasSize(9);
         assertThat(entries.get(0).mutatorName()).isEqualTo("RemoveConditionalMutator_ORDER_ELSE");
         assertThat(entries.get(2)).extracting(PitMutants.Entry::status, PitMutants.Entry::line,
                 PitMutants.Entry::index).containsExactly("NO_COVERAGE", 9, 10);
@@ -108,6 +109,10 @@ class PitMutantsTest {
         assertThat(rebuilt.get(4).mutation()).isEqualTo(Mutation.callRemoved(PitFixture.class, "touch()I", "record", 0));
         assertThat(call(mutant(rebuilt.get(4).mutation()), "touch")).isEqualTo(1);
         assertThat(call(new PitFixture(), "touch")).isEqualTo(11);
+        assertThat(PitMutants.rebuild(entries.get(8), loader).mutation()).isEqualTo(
+                Mutation.incrementNegated(PitFixture.class, "countDown(I)I", 0));
+        assertThat(call(mutant(PitMutants.rebuild(entries.get(8), loader).mutation()), "countDown", 5)).isEqualTo(6);
+        assertThat(call(new PitFixture(), "countDown", 5)).isEqualTo(4);
     }
 
     @Test
