@@ -11,7 +11,10 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.List;
 
 /**
  * ConcurrentQueue is linearizable against {@link ConcurrentQueueSpec}. Segments of two slots
@@ -89,5 +92,26 @@ public class ConcurrentQueueLinearizabilityTest {
     void shouldCatchPlantedBugWhenStressed() {
         Planted.assertCaught(CollectionsLincheck.stress(ConcurrentQueueSpec.class), getClass(),
                 POSITION_RESERVED_TWICE);
+    }
+
+    /**
+     * PIT's mutants of {@link ConcurrentQueue} that impl's tests cannot kill (impl/MUTATION.md, twelfth measurement:
+     * reached only when another thread acts between two of the method's reads, or only after a lost
+     * race), each caught by the model checker under this suite's configuration.
+     */
+    static List<Mutation> pitSurvivors() {
+        return List.of(
+                Mutation.branchAlwaysTaken(ConcurrentQueue.class, "dequeueSlow", "IFNONNULL", 0),
+                Mutation.branchAlwaysTaken(Mutation.nested(ConcurrentQueue.class, "Segment"), "tryDequeue", "IFNONNULL", 0),
+                Mutation.branchAlwaysTaken(Mutation.nested(ConcurrentQueue.class, "Segment"), "isEmptyAt", "IFLE", 0),
+                Mutation.branchAlwaysTaken(Mutation.nested(ConcurrentQueue.class, "Segment"), "tryPeek", "IFEQ", 0),
+                Mutation.branchAlwaysTaken(Mutation.nested(ConcurrentQueue.class, "Segment"), "tryPeek", "IFNONNULL", 0)
+        );
+    }
+
+    @ParameterizedTest
+    @MethodSource("pitSurvivors")
+    void shouldCatchEachOfPitsSurvivorsWhenModelChecked(Mutation survivor) {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class), getClass(), survivor);
     }
 }

@@ -10,6 +10,8 @@ import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
 
@@ -92,5 +94,24 @@ public class ConcurrentStackLinearizabilityTest {
     @Test
     void shouldCatchPlantedBugWhenStressed() {
         Planted.assertCaught(CollectionsLincheck.stress(StackSpec.class), getClass(), PUSH_WITHOUT_CAS);
+    }
+
+    /**
+     * PIT's mutants of {@link ConcurrentStack} that impl's tests cannot kill (impl/MUTATION.md, twelfth measurement:
+     * reached only when another thread acts between two of the method's reads, or only after a lost
+     * race), each caught by the model checker under this suite's configuration.
+     */
+    static List<Mutation> pitSurvivors() {
+        return List.of(
+                Mutation.callRemoved(ConcurrentStack.class, "push", "pushCore", 0),
+                Mutation.branchAlwaysTaken(ConcurrentStack.class, "pop", "IFNONNULL", 1),
+                Mutation.returnsNull(ConcurrentStack.class, "pop", 2)
+        );
+    }
+
+    @ParameterizedTest
+    @MethodSource("pitSurvivors")
+    void shouldCatchEachOfPitsSurvivorsWhenModelChecked(Mutation survivor) {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(StackSpec.class), getClass(), survivor);
     }
 }

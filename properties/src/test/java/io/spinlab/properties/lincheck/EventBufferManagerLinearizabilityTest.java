@@ -10,9 +10,7 @@ import io.spinlab.impl.buffer.EventView;
 import io.spinlab.impl.buffer.EventWriter;
 import io.spinlab.impl.buffer.SequencePoint;
 import io.spinlab.impl.buffer.WriteOutcome;
-import io.spinlab.impl.platform.HardwarePlatform;
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.model.platform.Platform;
 import io.spinlab.model.spec.EventStreamSpec;
 import io.spinlab.model.tuning.Knob;
 import io.spinlab.model.tuning.ReservationPolicy;
@@ -28,7 +26,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@link EventBufferManager}'s surface is linearizable with respect to {@link EventStreamSpec}:
@@ -247,67 +244,6 @@ public class EventBufferManagerLinearizabilityTest {
         @Override
         public void onSequencePoint(SequencePoint point) {
             pendingDrops.setLength(0);
-        }
-    }
-
-    /** The hardware platform with a clock that ticks once per read: distinct, real-time-ordered timestamps. */
-    static final class TickingClock implements Platform {
-        private final AtomicLong clock = new AtomicLong();
-        private final Platform hardware = HardwarePlatform.INSTANCE;
-
-        @Override
-        public int processorCount() {
-            return hardware.processorCount();
-        }
-
-        @Override
-        public long nanoTime() {
-            return clock.incrementAndGet();
-        }
-
-        /**
-         * At most {@value CheckedContexts.CheckedPlatform#MAX_PAUSES_PER_CALL} PAUSEs, as on the
-         * other checked platforms: the model checker takes a longer loop that touches no shared
-         * memory (the 2017 Monitor's 50-PAUSE delays under netcore2.0) for a livelock.
-         */
-        @Override
-        public void pause(int count) {
-            hardware.pause(Math.min(count, CheckedContexts.CheckedPlatform.MAX_PAUSES_PER_CALL));
-        }
-
-        @Override
-        public void yieldThread() {
-            hardware.yieldThread();
-        }
-
-        @Override
-        public void sleep(long nanos) {
-            hardware.yieldThread();
-        }
-
-        @Override
-        public void park(Object blocker) {
-            hardware.park(blocker);
-        }
-
-        @Override
-        public void parkNanos(Object blocker, long nanos) {
-            hardware.yieldThread();
-        }
-
-        @Override
-        public void unpark(Thread thread) {
-            hardware.unpark(thread);
-        }
-
-        @Override
-        public Thread startThread(String name, Runnable task) {
-            return hardware.startThread(name, task);
-        }
-
-        @Override
-        public int nextRandom(int bound) {
-            return hardware.nextRandom(bound);
         }
     }
 

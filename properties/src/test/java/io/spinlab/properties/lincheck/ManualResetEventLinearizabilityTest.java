@@ -151,7 +151,7 @@ public class ManualResetEventLinearizabilityTest {
         }
 
         WithTimedWait(Tuning tuning) {
-            event = new ManualResetEvent(SpinContext.of(new EventBufferManagerLinearizabilityTest.TickingClock(),
+            event = new ManualResetEvent(SpinContext.of(new TickingClock(),
                     tuning, CheckedContexts.FixedPauseNormalizer.INSTANCE), false, 1);
         }
 

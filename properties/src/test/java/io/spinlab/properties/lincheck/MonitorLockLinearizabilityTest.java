@@ -3,9 +3,11 @@ package io.spinlab.properties.lincheck;
 import org.junit.jupiter.api.Timeout;
 
 import io.spinlab.impl.lock.MonitorLock;
+import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.spec.MonitorLockSpec;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.properties.mutation.Mutation;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Options;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -168,7 +170,7 @@ public class MonitorLockLinearizabilityTest {
                 .check(ConvoyTimedCriticalSections.class);
     }
 
-    private static <O extends Options<O, ?>> O ownership(O options) {
+    static <O extends Options<O, ?>> O ownership(O options) {
         return options.actorsBefore(0).actorsAfter(0).sequentialSpecification(MonitorLockSpec.class);
     }
 
@@ -229,7 +231,11 @@ public class MonitorLockLinearizabilityTest {
         private int counter;
 
         CriticalSections(Tuning tuning, boolean timed) {
-            this.lock = new MonitorLock(CheckedContexts.singleProcessor(tuning));
+            this(CheckedContexts.singleProcessor(tuning), timed);
+        }
+
+        CriticalSections(SpinContext context, boolean timed) {
+            this.lock = new MonitorLock(context);
             this.timed = timed;
         }
 
@@ -258,6 +264,29 @@ public class MonitorLockLinearizabilityTest {
         public BargingCriticalSections() {
             super(Tuning.current(), false);
         }
+    }
+
+    /**
+     * {@code monitor=barging}, entering with {@code enter()} on two processors: a contender spins before
+     * it blocks, so that the spinner's own paths run (its registration, a CAS lost to a barging thread
+     * and the retry, the give-up into the queue).
+     */
+    public static final class BargingSpinningCriticalSections extends CriticalSections {
+        public BargingSpinningCriticalSections() {
+            super(CheckedContexts.of(Tuning.current()), false);
+        }
+    }
+
+    @Test
+    public void bargingSpinningCriticalSectionsModelChecking() {
+        LincheckBudget.modelChecking().sequentialSpecification(MonitorLockSpec.class)
+                .check(BargingSpinningCriticalSections.class);
+    }
+
+    @Test
+    public void bargingSpinningCriticalSectionsThreeThreadsModelChecking() {
+        LincheckBudget.threeThreads(LincheckBudget.modelChecking()).sequentialSpecification(MonitorLockSpec.class)
+                .check(BargingSpinningCriticalSections.class);
     }
 
     /** {@code monitor=barging}, entering with {@code tryEnter(timeout)}. */
@@ -293,5 +322,83 @@ public class MonitorLockLinearizabilityTest {
         public CoreRtTimedCriticalSections() {
             super(Tuning.parse("corert-2019-after"), true);
         }
+    }
+
+    /** A timed entry's patience, in ticks of {@link TickingClock}: enough to queue and wait a round, then give up. */
+    static final long GIVE_UP_TICKS = 8;
+
+    /**
+     * Critical sections (an untimed {@code enter()}) beside timed entries that give up, on one processor
+     * with a clock that ticks once per read ({@link TickingClock}). A timed waiter that runs out of time
+     * abandons its wait; if the holder's release had already chosen it for the wake-up, it must take the
+     * lock or pass the wake-up on, or an untimed waiter stays parked for good (a hang). The timed entry
+     * returns nothing and leaves the counter alone, since whether it gets the lock depends on time.
+     */
+    public abstract static class GivingUp {
+        private final MonitorLock lock;
+        private int counter;
+
+        GivingUp(Tuning tuning) {
+            lock = new MonitorLock(SpinContext.of(new TickingClock(1), tuning, CheckedContexts.FixedPauseNormalizer.INSTANCE));
+        }
+
+        /** Returns the counter before the increment. */
+        @Operation
+        public int increment() {
+            lock.enter();
+            try {
+                int before = counter;
+                counter = before + 1;
+                return before;
+            } finally {
+                lock.exit();
+            }
+        }
+
+        @Operation
+        public void enterBriefly() throws InterruptedException {
+            if (lock.tryEnter(GIVE_UP_TICKS, TimeUnit.NANOSECONDS)) {
+                lock.exit();
+            }
+        }
+    }
+
+    /** {@link GivingUp} under {@code monitor=barging}. */
+    public static final class BargingGivingUp extends GivingUp {
+        public BargingGivingUp() {
+            super(Tuning.current());
+        }
+    }
+
+    /** {@link GivingUp} under {@code monitor=corert-lock}. */
+    public static final class CoreRtGivingUp extends GivingUp {
+        public CoreRtGivingUp() {
+            super(Tuning.parse("corert-2019-after"));
+        }
+    }
+
+    /** {@link GivingUp}'s counterpart: the counter; a brief entry changes nothing. */
+    public static final class GivingUpSpec extends MonitorLockSpec {
+        public void enterBriefly() {
+        }
+    }
+
+    static ModelCheckingOptions givingUpOptions() {
+        return LincheckBudget.modelChecking().sequentialSpecification(GivingUpSpec.class);
+    }
+
+    @Test
+    public void bargingGivingUpModelChecking() {
+        givingUpOptions().check(BargingGivingUp.class);
+    }
+
+    @Test
+    public void coreRtGivingUpModelChecking() {
+        givingUpOptions().check(CoreRtGivingUp.class);
+    }
+
+    @Test
+    public void bargingGivingUpThreeThreadsModelChecking() {
+        LincheckBudget.threeThreads(givingUpOptions()).check(BargingGivingUp.class);
     }
 }

@@ -10,6 +10,10 @@ import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
 
 /**
  * The legacy QueueSegment global queue is linearizable against {@link ConcurrentQueueSpec}.
@@ -68,5 +72,23 @@ public class QueueSegmentQueueLinearizabilityTest {
     @Test
     void shouldCatchPlantedBugWhenStressed() {
         Planted.assertCaught(CollectionsLincheck.stress(ConcurrentQueueSpec.class), getClass(), SLOT_RESERVED_TWICE);
+    }
+
+    /**
+     * PIT's mutants of {@link QueueSegmentQueue} that impl's tests cannot kill (impl/MUTATION.md, twelfth measurement:
+     * reached only when another thread acts between two of the method's reads, or only after a lost
+     * race), each caught by the model checker under this suite's configuration.
+     */
+    static List<Mutation> pitSurvivors() {
+        return List.of(
+                Mutation.branchAlwaysTaken(QueueSegmentQueue.class, "poll", "IFNE", 0),
+                Mutation.returnsTrue(Mutation.nested(QueueSegmentQueue.class, "Segment"), "isUsedUp", 0)
+        );
+    }
+
+    @ParameterizedTest
+    @MethodSource("pitSurvivors")
+    void shouldCatchEachOfPitsSurvivorsWhenModelChecked(Mutation survivor) {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class), getClass(), survivor);
     }
 }

@@ -4,6 +4,8 @@ import io.spinlab.impl.pool.Task;
 import io.spinlab.impl.pool.ThreadPool;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.platform.Platform;
+import io.spinlab.model.tuning.Knob;
+import io.spinlab.model.tuning.SpinPolicy;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
@@ -35,7 +37,11 @@ public class TaskLinearizabilityTest {
     private final Task<Integer> task = newPool().submit(() -> ++runs);
 
     private static ThreadPool newPool() {
-        SpinContext context = SpinContext.of(new UnstartedThreads(), Tuning.current(),
+        return newPool(CheckedContexts.CheckedPlatform.MULTIPROCESSOR, Tuning.current());
+    }
+
+    private static ThreadPool newPool(Platform checked, Tuning tuning) {
+        SpinContext context = SpinContext.of(new UnstartedThreads(checked), tuning,
                 CheckedContexts.FixedPauseNormalizer.INSTANCE);
         return ThreadPool.builder(context).name("lincheck").minWorkers(1).maxWorkers(1).build();
     }
@@ -106,7 +112,11 @@ public class TaskLinearizabilityTest {
 
     /** The checked platform, whose started threads are handed back unstarted: no worker ever runs. */
     static final class UnstartedThreads implements Platform {
-        private final Platform checked = CheckedContexts.CheckedPlatform.MULTIPROCESSOR;
+        private final Platform checked;
+
+        UnstartedThreads(Platform checked) {
+            this.checked = checked;
+        }
 
         @Override
         public int processorCount() {
@@ -194,4 +204,81 @@ public class TaskLinearizabilityTest {
     // No stress counterpart: at the CI budget (10 x 1,000) the stress run missed this mutant (checked): the
     // window is the few instructions between run's read of NEW and its write of RUNNING, before the
     // task's code runs, and no operation of this test widens it.
+
+    /** A timed wait's length, in ticks of {@link TickingClock}: a few rounds of the event's timed wait. */
+    static final long WAIT_TICKS = 16;
+
+    /**
+     * The task's timed wait beside run and cancel, on a clock that ticks once per read
+     * ({@link TickingClock}), so that a wait nobody ends times out after a few rounds, and without the
+     * spin before blocking ({@code spin=none}: one look at the task, then the completion event). The wait
+     * reports {@code true} (done), {@code false} (timed out), or {@code null} if it gave up before
+     * its deadline had passed, which the task never may: a timed wait returns false only once its
+     * time is up. Its sequential counterpart reads whether the task is done.
+     */
+    public static class TimedAwait {
+        private final TickingClock clock = new TickingClock();
+        private final Task<Integer> task = newPool(clock, Tuning.current().with(Knob.SPIN, SpinPolicy.NONE))
+                .submit(() -> 1);
+
+        @Operation
+        public void run() {
+            task.run();
+        }
+
+        @Operation
+        public boolean cancel() {
+            return task.cancel(false);
+        }
+
+        @Operation
+        public Boolean await() throws InterruptedException {
+            long start = clock.nanoTime();
+            boolean done = task.await(WAIT_TICKS, TimeUnit.NANOSECONDS);
+            return done || clock.nanoTime() - start > WAIT_TICKS ? Boolean.valueOf(done) : null;
+        }
+    }
+
+    /** {@link TimedAwait}'s counterpart: a wait sees the task done once it has run or been cancelled. */
+    public static final class TimedAwaitSpec {
+        private final Spec task = new Spec();
+        private boolean ran;
+
+        public void run() {
+            task.run();
+            ran = !task.isCancelled();
+        }
+
+        public boolean cancel() {
+            return task.cancel();
+        }
+
+        public Boolean await() {
+            return ran || task.isCancelled();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof TimedAwaitSpec that && task.equals(that.task) && ran == that.ran;
+        }
+
+        @Override
+        public int hashCode() {
+            return task.hashCode() * 2 + (ran ? 1 : 0);
+        }
+    }
+
+    static ModelCheckingOptions timedAwaitOptions() {
+        return LincheckBudget.modelChecking().sequentialSpecification(TimedAwaitSpec.class);
+    }
+
+    @Test
+    public void timedAwaitModelChecking() {
+        timedAwaitOptions().check(TimedAwait.class);
+    }
+
+    @Test
+    public void timedAwaitThreeThreadsModelChecking() {
+        LincheckBudget.threeThreads(timedAwaitOptions()).check(TimedAwait.class);
+    }
 }

@@ -10,6 +10,10 @@ import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
 
 /**
  * WorkStealingQueue is linearizable as a deque against {@link WorkStealingQueueSpec}: push
@@ -79,5 +83,34 @@ public class WorkStealingQueueLinearizabilityTest {
     void shouldCatchPlantedBugWhenStressed() {
         Planted.assertCaught(CollectionsLincheck.stress(WorkStealingQueueSpec.class), getClass(),
                 POP_SKIPS_RECHECK_UNDER_LOCK);
+    }
+
+    /**
+     * PIT's mutants of {@link WorkStealingQueue} that impl's tests cannot kill (impl/MUTATION.md, twelfth measurement:
+     * reached only when another thread acts between two of the method's reads, or only after a lost
+     * race), each caught by the model checker under this suite's configuration.
+     */
+    static List<Mutation> pitSurvivors() {
+        return List.of(
+                Mutation.opcodeReplaced(WorkStealingQueue.class, "pop", "IF_ICMPLT", "IF_ICMPLE", 0),
+                Mutation.branchAlwaysTaken(WorkStealingQueue.class, "pop", "IF_ICMPLT", 0),
+                Mutation.callRemoved(WorkStealingQueue.class, "pop", "enter", 0),
+                Mutation.opcodeReplaced(WorkStealingQueue.class, "pop", "IF_ICMPGT", "IF_ICMPGE", 1),
+                Mutation.branchAlwaysTaken(WorkStealingQueue.class, "pop", "IF_ICMPGT", 1),
+                Mutation.opcodeReplaced(WorkStealingQueue.class, "pop", "IAND", "IOR", 1),
+                Mutation.returnsNull(WorkStealingQueue.class, "pop", 2),
+                Mutation.opcodeReplaced(WorkStealingQueue.class, "pop", "IADD", "ISUB", 0),
+                Mutation.callRemoved(WorkStealingQueue.class, "pop", "setRelease", 0),
+                Mutation.callRemoved(WorkStealingQueue.class, "pop", "exit", 0),
+                Mutation.opcodeReplaced(WorkStealingQueue.class, "trySteal(Lio/spinlab/impl/collections/WorkStealingQueue$MissedSteal;)Ljava/lang/Object;", "IF_ICMPGE", "IF_ICMPGT", 0),
+                Mutation.branchAlwaysTaken(WorkStealingQueue.class, "trySteal(Lio/spinlab/impl/collections/WorkStealingQueue$MissedSteal;)Ljava/lang/Object;", "IFNULL", 0),
+                Mutation.callRemoved(WorkStealingQueue.class, "trySteal(Lio/spinlab/impl/collections/WorkStealingQueue$MissedSteal;)Ljava/lang/Object;", "set", 0)
+        );
+    }
+
+    @ParameterizedTest
+    @MethodSource("pitSurvivors")
+    void shouldCatchEachOfPitsSurvivorsWhenModelChecked(Mutation survivor) {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(WorkStealingQueueSpec.class), getClass(), survivor);
     }
 }

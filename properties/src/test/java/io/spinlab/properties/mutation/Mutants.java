@@ -231,6 +231,7 @@ public final class Mutants {
                         + mutation.method() + " (give the descriptor too when it is overloaded)");
             }
             mutation.apply(methods.get(0));
+            DeadCode.remove(methods.get(0));
             ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
                 @Override
                 protected ClassLoader getClassLoader() {
