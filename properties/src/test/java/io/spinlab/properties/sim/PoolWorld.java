@@ -137,6 +137,17 @@ public record PoolWorld(MachineProfile machine, boolean memoryModel, long seed, 
                 shutdownNow, plant);
     }
 
+    /**
+     * This world with its shutdown a {@code shutdownNow()} by a submitter part-way through its items (by the
+     * first submitter where the controller shut down at the end): the schedules in which a worker may
+     * still hold an item it took before the queues were drained.
+     */
+    public PoolWorld withShutdownNowBySubmitter() {
+        return new PoolWorld(machine, memoryModel, seed, faults, globalQueue, perItemRequests, minWorkers, maxWorkers,
+                idleTimeoutNanos, gateIntervalNanos, submitters, Math.max(0, shutdownBy), shutdownAfter,
+                shutdownDelayNanos, true, plant);
+    }
+
     /** The gate interval of {@link #withoutGate}: one hour. */
     public static final long GATE_OFF_NANOS = 3_600_000_000_000L;
 

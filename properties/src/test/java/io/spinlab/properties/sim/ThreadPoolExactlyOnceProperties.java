@@ -1,6 +1,7 @@
 package io.spinlab.properties.sim;
 
 import io.spinlab.impl.collections.ConcurrentQueue;
+import io.spinlab.impl.pool.ThreadPool;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.GlobalQueuePolicy;
 import io.spinlab.model.tuning.Tuning;
@@ -14,6 +15,8 @@ import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +39,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  *   <li>a submission that returned before the shutdown began was accepted; one that began after
  *       the shutdown returned was rejected;</li>
  *   <li>every item that ran and threw reached the error handler once, and the pool terminated
- *       with nothing pending.</li>
+ *       with nothing pending;</li>
+ *   <li>an item that begins to run after {@code shutdownNow()} returned (one a worker had taken before
+ *       the queues were drained) runs on an interrupted thread: the pool's interrupt reaches it, as it
+ *       reaches items already running.</li>
  * </ul>
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES) // long on purpose: above the module's 60 s default
@@ -152,6 +158,9 @@ class ThreadPoolExactlyOnceProperties {
         }
         switch (submitted) {
             case PoolObservation.ACCEPTED -> {
+                if (runs > 0 && seen.firstRunBegan()[id] > seen.shutdownNowEnded() && !seen.firstRunInterrupted()[id]) {
+                    problems.add("#" + id + " began to run after shutdownNow returned, on a worker no longer interrupted");
+                }
                 if (runs + returned != 1) {
                     problems.add("#" + id + " accepted, ran " + runs + " time(s), returned by shutdownNow " + returned
                             + " time(s)");
@@ -238,5 +247,53 @@ class ThreadPoolExactlyOnceProperties {
         assertThat(failure.getCause()).hasMessageContaining("#0 accepted, ran 2 time(s)");
         PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure,
                 w -> assertExactlyOnce(w.withPlant(PoolWorld.Plant.NONE)));
+    }
+
+    /**
+     * The general worlds with the memory model on, the ConcurrentQueue as the global queue and a
+     * submitter calling {@code shutdownNow()} part-way through its items.
+     */
+    static Gen<PoolWorld> shutdownNowWorlds() {
+        return worlds().map(w -> w.withMemoryModelAndQueue(true, GlobalQueuePolicy.CONCURRENT_QUEUE)
+                .withShutdownNowBySubmitter());
+    }
+
+    /**
+     * PIT's race-only survivors of {@code ThreadPool.stopping} L181 (impl/MUTATION.md): a worker that took
+     * an item before {@code shutdownNow()} drained the queues, and reaches the item after the pool's
+     * interrupt, clears that interrupt as if it were left over from an earlier item ({@code >= STOP} made
+     * {@code > STOP}, or always false).
+     */
+    static List<Mutation> stoppingSurvivors() {
+        return List.of(
+                Mutation.returnsFalse(ThreadPool.class, "stopping", 0),
+                Mutation.opcodeReplaced(ThreadPool.class, "stopping", "IFLT", "IFLE", 0));
+    }
+
+    /**
+     * Both mutants are caught at try 15 of seed 1 (one processor, preemptions: the worker that took the
+     * second item is preempted before it starts it, shutdownNow runs to its end, and the item then starts
+     * on a worker whose interrupt the mutant cleared); the real pool passes that world.
+     */
+    @ParameterizedTest
+    @MethodSource("stoppingSurvivors")
+    void shouldCatchAWorkerThatClearsTheInterruptOfShutdownNow(Mutation mutant) {
+        PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
+                Property.forAll(shutdownNowWorlds()).named("planted: " + mutant).seed(1).tries(100)
+                        .maxShrinkAttempts(100)
+                        .run(world -> {
+                            Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed())
+                                    .faults(world.faults()).memoryModel(true);
+                            ScenarioRunner.Run<PoolObservation> run = ScenarioRunner.simulate(
+                                    ThreadPoolScenario.class, world, Tuning.current(), simulation, mutant);
+                            assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
+                            assertThat(problems(world, run.observedSoFar().orElseThrow()))
+                                    .as("the pool's interrupt lost in %s%nreproduce: %s", world,
+                                            run.simulation().reproduction())
+                                    .noneMatch(problem -> problem.contains("no longer interrupted"));
+                        }));
+        assertThat(failure).as("the planted %s must run an item uninterrupted after shutdownNow", mutant).isNotNull();
+        System.out.println(failure.getMessage());
+        PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure, ThreadPoolExactlyOnceProperties::assertExactlyOnce);
     }
 }

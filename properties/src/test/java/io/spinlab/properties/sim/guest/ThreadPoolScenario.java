@@ -37,10 +37,13 @@ public final class ThreadPoolScenario implements SimScenario<PoolObservation> {
     private final int[] submitted;
     private final long[] submitBegan;
     private final long[] submitEnded;
+    private final long[] firstRunBegan;
+    private final boolean[] firstRunInterrupted;
     private Platform platform;
     private long clock;
     private long shutdownBegan = Long.MAX_VALUE;
     private long shutdownEnded = Long.MAX_VALUE;
+    private long shutdownNowEnded = Long.MAX_VALUE;
     private int errors;
     private PoolObservation observation;
 
@@ -52,6 +55,8 @@ public final class ThreadPoolScenario implements SimScenario<PoolObservation> {
         this.submitted = new int[items];
         this.submitBegan = new long[items];
         this.submitEnded = new long[items];
+        this.firstRunBegan = new long[items];
+        this.firstRunInterrupted = new boolean[items];
     }
 
     @Override
@@ -98,7 +103,8 @@ public final class ThreadPoolScenario implements SimScenario<PoolObservation> {
         shutdown(pool, false);
         boolean terminated = pool.awaitTermination(TERMINATION_WAIT_SECONDS, TimeUnit.SECONDS);
         observation = new PoolObservation(runs, returned, submitted, submitBegan, submitEnded, shutdownBegan,
-                shutdownEnded, terminated, pool.pendingCount(), errors, pool.stealCount());
+                shutdownEnded, terminated, pool.pendingCount(), errors, pool.stealCount(), firstRunBegan,
+                firstRunInterrupted, shutdownNowEnded);
     }
 
     private void submitAll(ThreadPool pool, int index, List<PoolWorld.Item> items) {
@@ -152,6 +158,9 @@ public final class ThreadPoolScenario implements SimScenario<PoolObservation> {
             pool.shutdown();
         }
         long ended = ++clock;
+        if (now && shutdownNowEnded == Long.MAX_VALUE) {
+            shutdownNowEnded = ended;
+        }
         if (first) {
             shutdownBegan = began;
             shutdownEnded = ended;
@@ -175,7 +184,12 @@ public final class ThreadPoolScenario implements SimScenario<PoolObservation> {
 
         @Override
         public void run() {
-            runs[item.id()]++;
+            boolean interrupted = Thread.currentThread().isInterrupted();
+            long began = ++clock;
+            if (runs[item.id()]++ == 0) {
+                firstRunBegan[item.id()] = began;
+                firstRunInterrupted[item.id()] = interrupted;
+            }
             for (PoolWorld.Item child : item.children()) {
                 platform.pause(child.pausesBefore());
                 submit(pool, child);
