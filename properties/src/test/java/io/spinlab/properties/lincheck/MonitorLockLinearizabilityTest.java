@@ -226,7 +226,7 @@ public class MonitorLockLinearizabilityTest {
 
     /** Critical sections guarding a plain counter; subclasses choose the tuning and how to enter. */
     public abstract static class CriticalSections {
-        private final MonitorLock lock;
+        final MonitorLock lock;
         private final boolean timed;
         private int counter;
 
@@ -334,25 +334,9 @@ public class MonitorLockLinearizabilityTest {
      * lock or pass the wake-up on, or an untimed waiter stays parked for good (a hang). The timed entry
      * returns nothing and leaves the counter alone, since whether it gets the lock depends on time.
      */
-    public abstract static class GivingUp {
-        private final MonitorLock lock;
-        private int counter;
-
+    public abstract static class GivingUp extends CriticalSections {
         GivingUp(Tuning tuning) {
-            lock = new MonitorLock(SpinContext.of(new TickingClock(1), tuning, CheckedContexts.FixedPauseNormalizer.INSTANCE));
-        }
-
-        /** Returns the counter before the increment. */
-        @Operation
-        public int increment() {
-            lock.enter();
-            try {
-                int before = counter;
-                counter = before + 1;
-                return before;
-            } finally {
-                lock.exit();
-            }
+            super(SpinContext.of(new TickingClock(1), tuning, CheckedContexts.FixedPauseNormalizer.INSTANCE), false);
         }
 
         @Operation

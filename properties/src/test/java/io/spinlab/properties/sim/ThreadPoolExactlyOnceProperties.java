@@ -211,21 +211,12 @@ class ThreadPoolExactlyOnceProperties {
         PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
                 Property.forAll(worlds().map(w -> w.withMemoryModelAndQueue(true, GlobalQueuePolicy.CONCURRENT_QUEUE)))
                         .named("planted: " + mutant).seed(1).tries(50).maxShrinkAttempts(200)
-                        .run(world -> {
-                            Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed())
-                                    .faults(world.faults()).memoryModel(true);
-                            ScenarioRunner.Run<PoolObservation> run = ScenarioRunner.simulate(
-                                    ThreadPoolScenario.class, world, Tuning.current(), simulation, mutant);
-                            // The property this plant breaks is "no item runs twice", judged on what was
-                            // observed by the end of the run: a doubled item can also corrupt the queue's
-                            // bookkeeping so that the pool never terminates (in the full cost model the
-                            // shrinker otherwise settles on such a hang), and that is not what is shown here.
-                            assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
-                            assertThat(problems(world, run.observedSoFar().orElseThrow()))
-                                    .as("exactly-once broken in %s%nreproduce: %s", world,
-                                            run.simulation().reproduction())
-                                    .noneMatch(problem -> problem.matches("#\\d+ accepted, ran [2-9]\\d* time.*"));
-                        }));
+                        // The property this plant breaks is "no item runs twice", judged on what was observed
+                        // by the end of the run: a doubled item can also corrupt the queue's bookkeeping so that
+                        // the pool never terminates (in the full cost model the shrinker otherwise settles on
+                        // such a hang), and that is not what is shown here.
+                        .run(world -> assertNoProblemLike(world, mutant, "#\\d+ accepted, ran [2-9]\\d* time.*",
+                                "exactly-once broken")));
         assertThat(failure).as("a global queue that hands one item to two workers must break the property")
                 .isNotNull();
         System.out.println(failure.getMessage());
@@ -281,19 +272,25 @@ class ThreadPoolExactlyOnceProperties {
         PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
                 Property.forAll(shutdownNowWorlds()).named("planted: " + mutant).seed(1).tries(100)
                         .maxShrinkAttempts(100)
-                        .run(world -> {
-                            Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed())
-                                    .faults(world.faults()).memoryModel(true);
-                            ScenarioRunner.Run<PoolObservation> run = ScenarioRunner.simulate(
-                                    ThreadPoolScenario.class, world, Tuning.current(), simulation, mutant);
-                            assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
-                            assertThat(problems(world, run.observedSoFar().orElseThrow()))
-                                    .as("the pool's interrupt lost in %s%nreproduce: %s", world,
-                                            run.simulation().reproduction())
-                                    .noneMatch(problem -> problem.contains("no longer interrupted"));
-                        }));
+                        .run(world -> assertNoProblemLike(world, mutant, ".* no longer interrupted",
+                                "the pool's interrupt lost")));
         assertThat(failure).as("the planted %s must run an item uninterrupted after shutdownNow", mutant).isNotNull();
         System.out.println(failure.getMessage());
         PlantedCatch.<PoolWorld>assertTheUnplantedCodePasses(failure, ThreadPoolExactlyOnceProperties::assertExactlyOnce);
+    }
+
+    /**
+     * Runs {@code world} with {@code mutant} planted (memory model on) and asserts that what was observed by
+     * the end of the run, finished or not, shows no problem matching {@code problemPattern}.
+     */
+    private static void assertNoProblemLike(PoolWorld world, Mutation mutant, String problemPattern, String what) {
+        Simulation.Builder simulation = Simulation.builder(world.machine()).seed(world.seed()).faults(world.faults())
+                .memoryModel(true);
+        ScenarioRunner.Run<PoolObservation> run = ScenarioRunner.simulate(ThreadPoolScenario.class, world,
+                Tuning.current(), simulation, mutant);
+        assertThat(run.observedSoFar()).as("an observation of %s", world).isPresent();
+        assertThat(problems(world, run.observedSoFar().orElseThrow()))
+                .as("%s in %s%nreproduce: %s", what, world, run.simulation().reproduction())
+                .noneMatch(problem -> problem.matches(problemPattern));
     }
 }
