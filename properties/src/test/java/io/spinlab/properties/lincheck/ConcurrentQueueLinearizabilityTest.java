@@ -14,6 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -113,5 +115,105 @@ public class ConcurrentQueueLinearizabilityTest {
     @MethodSource("pitSurvivors")
     void shouldCatchEachOfPitsSurvivorsWhenModelChecked(Mutation survivor) {
         Planted.assertCaught(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class), getClass(), survivor);
+    }
+
+    /**
+     * The queue's operations with a snapshot beside them: {@code iterator()} is a moment-in-time view (it
+     * freezes the segments and waits for items whose slots were reserved but not yet written), so its
+     * elements must be the queue's contents at one point of the call. Snapshots also make later offers
+     * open new segments, so that the size and dequeue paths across several segments run.
+     */
+    @Param(name = "value", gen = IntGen.class, conf = "1:9")
+    public static class WithSnapshots {
+        private final ConcurrentQueue<Integer> queue = new ConcurrentQueue<>(CollectionsLincheck.context(), 2);
+
+        @Operation
+        public boolean offer(@Param(name = "value") int value) {
+            return queue.offer(value);
+        }
+
+        @Operation
+        public Integer poll() {
+            return queue.poll();
+        }
+
+        @Operation
+        public int size() {
+            return queue.size();
+        }
+
+        /** The snapshot's elements, oldest first. */
+        @Operation
+        public String snapshot() {
+            List<Integer> items = new ArrayList<>();
+            queue.iterator().forEachRemaining(items::add);
+            return items.toString();
+        }
+    }
+
+    /** {@link WithSnapshots}' counterpart: a FIFO queue whose snapshot lists its elements. */
+    public static final class WithSnapshotsSpec {
+        private final ArrayDeque<Integer> items = new ArrayDeque<>();
+
+        public boolean offer(int value) {
+            items.addLast(value);
+            return true;
+        }
+
+        public Integer poll() {
+            return items.pollFirst();
+        }
+
+        public int size() {
+            return items.size();
+        }
+
+        public String snapshot() {
+            return new ArrayList<>(items).toString();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof WithSnapshotsSpec that && new ArrayList<>(items).equals(new ArrayList<>(that.items));
+        }
+
+        @Override
+        public int hashCode() {
+            return new ArrayList<>(items).hashCode();
+        }
+    }
+
+    @Test
+    void shouldBeLinearizableWithSnapshotsWhenModelChecked() {
+        CollectionsLincheck.modelChecking(WithSnapshotsSpec.class).check(WithSnapshots.class);
+    }
+
+    @Test
+    void shouldBeLinearizableWithSnapshotsAndThreeThreadsWhenModelChecked() {
+        LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(WithSnapshotsSpec.class)).check(WithSnapshots.class);
+    }
+
+    /**
+     * PIT's race-only survivors that only a snapshot reaches (impl/MUTATION.md, twelfth measurement): the
+     * wait for a slot reserved but not yet written skipped (L576) or cut short (L578), so the snapshot
+     * shows an item that is not there yet; and the freeze offset taken as 0 (L458), so a snapshot's end
+     * counts the frozen tail's jump as items; and {@code sizeUnderLock}'s "count again" (-1, when a size()
+     * that saw three or more segments finds one or two under the lock, a consumer having dropped the
+     * others meanwhile) answered as 0 (L299), so size() reports an empty queue. Snapshots make offers open
+     * new segments, which is how a size meets three of them.
+     */
+    static List<Mutation> snapshotSurvivors() {
+        Class<?> segment = Mutation.nested(ConcurrentQueue.class, "Segment");
+        return List.of(
+                Mutation.branchAlwaysTaken(segment, "itemWhenAvailable", "IF_ICMPEQ", 0),
+                Mutation.branchAlwaysTaken(segment, "itemWhenAvailable", "IF_ICMPEQ", 1),
+                Mutation.returnsZero(segment, "freezeOffset", "IRETURN", 0),
+                Mutation.returnsZero(ConcurrentQueue.class, "sizeUnderLock", "LRETURN", 0));
+    }
+
+    @ParameterizedTest
+    @MethodSource("snapshotSurvivors")
+    void shouldCatchEachOfPitsSnapshotSurvivorsWhenModelChecked(Mutation survivor) {
+        Planted.assertCaught(CollectionsLincheck.modelChecking(WithSnapshotsSpec.class), WithSnapshots.class, survivor);
     }
 }

@@ -73,6 +73,12 @@ class PitLincheckSweep {
                 () -> CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class)));
         all.add(new Configuration("ConcurrentQueue, 3 threads", queue, ConcurrentQueueLinearizabilityTest.class,
                 () -> LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class))));
+        all.add(new Configuration("ConcurrentQueue with snapshots", queue,
+                ConcurrentQueueLinearizabilityTest.WithSnapshots.class,
+                () -> CollectionsLincheck.modelChecking(ConcurrentQueueLinearizabilityTest.WithSnapshotsSpec.class)));
+        all.add(new Configuration("ConcurrentQueue with snapshots, 3 threads", queue,
+                ConcurrentQueueLinearizabilityTest.WithSnapshots.class, () -> LincheckBudget.threeThreads(
+                        CollectionsLincheck.modelChecking(ConcurrentQueueLinearizabilityTest.WithSnapshotsSpec.class))));
         Predicate<String> stack = startsWith(COLLECTIONS + "ConcurrentStack");
         all.add(new Configuration("ConcurrentStack", stack, ConcurrentStackLinearizabilityTest.class,
                 () -> CollectionsLincheck.modelChecking(StackSpec.class)));
