@@ -357,4 +357,71 @@ class BargingAwareLockScriptedTest {
         assertThat(lock.state).isEqualTo(LOCKED);
         assertThat(lock.preemptingWaitersStopped()).isFalse();
     }
+
+    // ---------------------------------------------------------------- written after the twelfth measurement
+
+    /**
+     * The first waiter of a new episode clears the old starvation start before it is counted: a thread
+     * that arrives between its count and its new start (inside the start's clock read) must find no
+     * start at all, not the stale one of a waiter that left 100 ms ago, and spin as usual instead of
+     * stopping the barging; here it takes the lock, released during its first back-off, at its next
+     * look. (PIT's survivors at the reset, lines 208, 249 and 252: with the stale start the arriving
+     * thread stops the barging and queues behind the guard the new waiter holds.)
+     */
+    @Test
+    void shouldNotStopTheBargingOnTheLastEpisodesStartWhileTheNextFirstWaiterRecordsItsOwn() throws Exception {
+        assertThat(lock.tryLock()).as("holder").isTrue();
+        assertThat(lock.acquire(START_NS + 1_000, false)).as("first episode's waiter, timed out").isFalse();
+        platform.setNanos(START_NS + 100_000_000);
+        platform.at(65, () -> {
+            assertThat(lock.state).as("the new first waiter is counted").isEqualTo(WAITER_ONE | LOCKED);
+            platform.at(66, () -> {
+                lock.release();
+                assertThat(lock.state).as("nobody woken while a spinner is registered").isEqualTo(WAITER_ONE
+                        | SPINNER_ONE);
+            });
+            try {
+                assertThat(lock.acquire(NO_DEADLINE, false)).as("arriving thread").isTrue();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            assertThat(lock.preemptingWaitersStopped()).isFalse();
+            assertThat(lock.state).isEqualTo(WAITER_ONE | LOCKED);
+        });
+
+        assertThat(lock.acquire(platform.nanos() + 1_000, false)).as("the new first waiter").isFalse();
+
+        List<String> once = concat(backoff(30), List.of("clock", "clock", "parkNanos(1000)", "clock"));
+        assertThat(platform.calls()).containsExactlyElementsOf(concat(once, backoff(30), List.of("clock",
+                "pause(1)", "clock", "parkNanos(1000)", "clock")));
+        assertThat(lock.state).isEqualTo(LOCKED);
+        assertThat(lock.preemptingWaitersStopped()).isFalse();
+        assertThat(platform.pendingActions()).isZero();
+    }
+
+    /**
+     * An arriving thread that reads the starvation clock while the lock is released (and a waiter
+     * woken) takes the free lock at its next look, without registering as a spinner and backing off
+     * first. (PIT's survivor at the spin's first check, line 121.)
+     */
+    @Test
+    void shouldTakeTheLockWithoutSpinningWhenItIsReleasedWhileTheArrivingThreadReadsTheStarvationClock()
+            throws Exception {
+        assertThat(lock.tryLock()).as("holder").isTrue();
+        assertThat(lock.acquire(START_NS + 1_000, false)).as("an earlier waiter, timed out").isFalse();
+        WaitQueue.Waiter ghost = enqueueGhost(lock, WAITER_ONE, "ghost");
+        platform.at(35, () -> {
+            lock.release();
+            assertThat(lock.state).isEqualTo(WAITER_ONE | WAITER_SIGNALED);
+        });
+
+        assertThat(lock.acquire(NO_DEADLINE, false)).isTrue();
+
+        assertThat(platform.calls().subList(34, platform.callCount())).containsExactly("clock", "unpark(ghost)",
+                "clock");
+        assertThat(lock.state).isEqualTo(WAITER_ONE | WAITER_SIGNALED | LOCKED);
+        assertThat(lock.spinnerCount()).isZero();
+        assertThat(ghost.signaled()).isTrue();
+        assertThat(platform.pendingActions()).isZero();
+    }
 }
