@@ -433,6 +433,49 @@ class ThreadPoolScriptedTest {
     }
 
     /**
+     * The gate's first look only records progress even when one item has started already: here the gate
+     * runs inside the first item, with the second item's request waiting, and its first look (one item
+     * started, none seen before) must not count that as starvation; the second look, one interval later with
+     * still one started, does. (PIT's survivor at the gate's sum, L113: a sum of -1 mistaken for "none seen
+     * before" injected a worker at the first look.)
+     */
+    @Test
+    void shouldNotInjectAtTheGatesFirstLookWhenOneItemStartedBeforeIt() {
+        ThreadPool pool = pool(ThreadRequestPolicy.PER_ITEM, 1, 2);
+        List<List<String>> gateCalls = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        pool.execute(() -> {
+            try {
+                firstItemRunsTheGate(pool, gateCalls);
+            } catch (Throwable t) {
+                failures.add(t);
+            }
+        });
+
+        platform.runThread("p-worker-0");
+
+        assertThat(failures).as("inside the first item").isEmpty();
+        assertThat(gateCalls).containsExactly(List.of("parkNanos(500)", "parkNanos(500)", "startThread(p-worker-1)",
+                "parkNanos(500)"));
+        assertThat(ran).containsExactly("a@p-worker-0", "b@p-worker-0");
+    }
+
+    private void firstItemRunsTheGate(ThreadPool pool, List<List<String>> gateCalls) {
+        ran.add("a@" + Thread.currentThread().getName());
+        pool.execute(item("b"));
+        assertThat(pool).hasToString("ThreadPool[p, running, pending=2, workers=1, processing=1, goal=1]");
+        platform.atNext("parkNanos(500)", () -> { });
+        platform.atNext("parkNanos(500)", () -> {
+            assertThat(pool).as("after the first look").hasToString(
+                    "ThreadPool[p, running, pending=2, workers=1, processing=1, goal=1]");
+        });
+        platform.atNext("parkNanos(500)", platform::stopThread);
+        int n = platform.callCount();
+        platform.runThread("p-gate");
+        gateCalls.add(List.copyOf(callsSince(n)));
+    }
+
+    /**
      * The pool drains (shutdownNow takes a back) during the gate's second wait, with a's request still
      * waiting: the gate's look still finds starvation and raises the goal, but the worker it would create is
      * undone, as the pool is drained; the gate then stops, and the pool terminates when worker 0 exits.

@@ -281,4 +281,9 @@ public class TaskLinearizabilityTest {
     public void timedAwaitThreeThreadsModelChecking() {
         LincheckBudget.threeThreads(timedAwaitOptions()).check(TimedAwait.class);
     }
+
+    @org.junit.jupiter.api.Test
+    void probeL259() {
+        Planted.assertCaught(timedAwaitOptions().iterations(30).invocationsPerIteration(20000), TimedAwait.class, Mutation.returnsFalse(Task.class, "awaitNanos", 3));
+    }
 }
