@@ -162,11 +162,4 @@ class TaskScriptedTest {
                 .withMessage("timeout = -1 is negative; allowed 0 or more");
         assertThat(platform.calls()).isEmpty();
     }
-
-    @Test
-    void probe() throws Exception {
-        Task<String> task = task();
-        assertThat(task.await(1_000, TimeUnit.NANOSECONDS)).isFalse();
-        System.out.println("PROBE " + platform.calls());
-    }
 }
