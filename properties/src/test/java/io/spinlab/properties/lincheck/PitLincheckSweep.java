@@ -152,6 +152,15 @@ class PitLincheckSweep {
                 TaskLinearizabilityTest::timedAwaitOptions));
         all.add(new Configuration("Task, timed wait, 3 threads", task, TaskLinearizabilityTest.TimedAwait.class,
                 () -> LincheckBudget.threeThreads(TaskLinearizabilityTest.timedAwaitOptions())));
+        Predicate<String> countdown = startsWith("io.spinlab.impl.event.CountdownEvent");
+        all.add(new Configuration("CountdownEvent", countdown, CountdownEventLinearizabilityTest.Operations.class,
+                CountdownEventLinearizabilityTest::modelCheckingOptions));
+        all.add(new Configuration("CountdownEvent, 3 threads", countdown,
+                CountdownEventLinearizabilityTest.Operations.class,
+                () -> LincheckBudget.threeThreads(CountdownEventLinearizabilityTest.modelCheckingOptions())));
+        all.add(new Configuration("CountdownEvent, wait(0)", countdown,
+                CountdownEventLinearizabilityTest.WithWaitZero.class,
+                CountdownEventLinearizabilityTest::modelCheckingOptions));
         return all;
     }
 

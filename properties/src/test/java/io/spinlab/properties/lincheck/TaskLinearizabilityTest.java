@@ -13,8 +13,11 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A {@link ThreadPool} {@link Task} runs its code exactly once, however many threads call
@@ -204,6 +207,23 @@ public class TaskLinearizabilityTest {
     @Test
     public void plantedRunTwiceModelChecking() {
         Planted.assertCaught(modelCheckingOptions(), getClass(), RUN_TWICE);
+    }
+
+    /**
+     * PIT's survivors at run's and cancel's CAS (impl/MUTATION.md, thirteenth measurement): the CAS's
+     * result ignored, so a caller that read NEW goes on after another caller changed the state (run's
+     * code runs twice; a cancel succeeds on a task already running). Caught only since the suite runs
+     * nothing before the parallel part.
+     */
+    static Stream<Mutation> casResultIgnored() {
+        return Stream.of(Mutation.branchAlwaysTaken(Task.class, "run", "IFNE", 1),
+                Mutation.branchAlwaysTaken(Task.class, "cancel", "IFNE", 1));
+    }
+
+    @ParameterizedTest
+    @MethodSource("casResultIgnored")
+    void shouldCatchEachOfPitsCasSurvivorsWhenModelChecked(Mutation survivor) {
+        Planted.assertCaught(modelCheckingOptions(), getClass(), survivor);
     }
 
     // No stress counterpart: at the CI budget (10 x 1,000) the stress run missed this mutant (checked): the
