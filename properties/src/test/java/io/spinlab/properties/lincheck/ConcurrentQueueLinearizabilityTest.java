@@ -7,6 +7,7 @@ import io.spinlab.impl.collections.ConcurrentQueue;
 import io.spinlab.model.spec.ConcurrentQueueSpec;
 import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
@@ -215,5 +216,108 @@ public class ConcurrentQueueLinearizabilityTest {
     @MethodSource("snapshotSurvivors")
     void shouldCatchEachOfPitsSnapshotSurvivorsWhenModelChecked(Mutation survivor) {
         Planted.assertCaught(CollectionsLincheck.modelChecking(WithSnapshotsSpec.class), WithSnapshots.class, survivor);
+    }
+
+    /**
+     * The queue's offer, poll and size starting from three segments of two items each (six offers, a
+     * snapshot after every second one, so that each next segment starts small), with nothing generated
+     * before the parallel part: every size() of the parallel part that runs before two polls have drained
+     * the head segment takes the locked path for three or more segments, beside polls that move the head
+     * segment's index and offers that move the tail's.
+     */
+    @Param(name = "value", gen = IntGen.class, conf = "1:9")
+    public static class AcrossSegments {
+        static final int PREFILLED = 6;
+        private final ConcurrentQueue<Integer> queue = new ConcurrentQueue<>(CollectionsLincheck.context(), 2);
+
+        public AcrossSegments() {
+            for (int i = 1; i <= PREFILLED; i++) {
+                queue.offer(10 + i);
+                if (i % 2 == 0) {
+                    queue.iterator();
+                }
+            }
+        }
+
+        @Operation
+        public boolean offer(@Param(name = "value") int value) {
+            return queue.offer(value);
+        }
+
+        @Operation
+        public Integer poll() {
+            return queue.poll();
+        }
+
+        @Operation
+        public int size() {
+            return queue.size();
+        }
+    }
+
+    /** {@link AcrossSegments}' counterpart: a FIFO queue holding the same six items at the start. */
+    public static final class AcrossSegmentsSpec {
+        private final ArrayDeque<Integer> items = new ArrayDeque<>();
+
+        public AcrossSegmentsSpec() {
+            for (int i = 1; i <= AcrossSegments.PREFILLED; i++) {
+                items.addLast(10 + i);
+            }
+        }
+
+        public boolean offer(int value) {
+            items.addLast(value);
+            return true;
+        }
+
+        public Integer poll() {
+            return items.pollFirst();
+        }
+
+        public int size() {
+            return items.size();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof AcrossSegmentsSpec that && new ArrayList<>(items).equals(new ArrayList<>(that.items));
+        }
+
+        @Override
+        public int hashCode() {
+            return new ArrayList<>(items).hashCode();
+        }
+    }
+
+    static ModelCheckingOptions acrossSegmentsOptions() {
+        return CollectionsLincheck.modelChecking(AcrossSegmentsSpec.class).actorsBefore(0);
+    }
+
+    @Test
+    void shouldBeLinearizableAcrossSegmentsWhenModelChecked() {
+        acrossSegmentsOptions().check(AcrossSegments.class);
+    }
+
+    @Test
+    void shouldBeLinearizableAcrossSegmentsWithThreeThreadsWhenModelChecked() {
+        LincheckBudget.threeThreads(acrossSegmentsOptions()).check(AcrossSegments.class);
+    }
+
+    /**
+     * PIT's race-only survivors at {@code sizeUnderLock}'s double read of the head segment's index
+     * (impl/MUTATION.md, thirteenth measurement): a poll that moves the index between the two reads must
+     * make the size count again; with the re-read's branch always taken (L303) the stale index is
+     * counted against later tails, and with the retry answered as 0 (L304) size() reports an empty queue.
+     */
+    static List<Mutation> acrossSegmentsSurvivors() {
+        return List.of(
+                Mutation.branchAlwaysTaken(ConcurrentQueue.class, "sizeUnderLock", "IF_ICMPEQ", 0),
+                Mutation.returnsZero(ConcurrentQueue.class, "sizeUnderLock", "LRETURN", 1));
+    }
+
+    @ParameterizedTest
+    @MethodSource("acrossSegmentsSurvivors")
+    void shouldCatchEachOfPitsAcrossSegmentsSurvivorsWhenModelChecked(Mutation survivor) {
+        Planted.assertCaught(acrossSegmentsOptions(), AcrossSegments.class, survivor);
     }
 }

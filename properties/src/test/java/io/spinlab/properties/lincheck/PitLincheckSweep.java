@@ -73,6 +73,12 @@ class PitLincheckSweep {
                 () -> CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class)));
         all.add(new Configuration("ConcurrentQueue, 3 threads", queue, ConcurrentQueueLinearizabilityTest.class,
                 () -> LincheckBudget.threeThreads(CollectionsLincheck.modelChecking(ConcurrentQueueSpec.class))));
+        all.add(new Configuration("ConcurrentQueue across segments", queue,
+                ConcurrentQueueLinearizabilityTest.AcrossSegments.class,
+                ConcurrentQueueLinearizabilityTest::acrossSegmentsOptions));
+        all.add(new Configuration("ConcurrentQueue across segments, 3 threads", queue,
+                ConcurrentQueueLinearizabilityTest.AcrossSegments.class,
+                () -> LincheckBudget.threeThreads(ConcurrentQueueLinearizabilityTest.acrossSegmentsOptions())));
         all.add(new Configuration("ConcurrentQueue with snapshots", queue,
                 ConcurrentQueueLinearizabilityTest.WithSnapshots.class,
                 () -> CollectionsLincheck.modelChecking(ConcurrentQueueLinearizabilityTest.WithSnapshotsSpec.class)));
