@@ -5,6 +5,8 @@ import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.Options;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 
+import java.util.function.Function;
+
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +28,20 @@ final class Planted {
         if (options instanceof StressOptions) {
             LincheckBudget.assumeLongStressRuns("planted stress of " + mutation);
         }
+        assertCaught(loaded -> options, testClass, mutation);
+    }
+
+    /**
+     * As {@link #assertCaught(Options, Class, Mutation)}, with options made for the class that runs: a
+     * custom scenario names the operations of that class, which for the mutant is a renamed copy.
+     */
+    static void assertCaught(Function<Class<?>, ? extends Options<?, ?>> optionsFor, Class<?> testClass,
+            Mutation mutation) {
         Class<?> mutant = Mutants.load(testClass, mutation);
+        Options<?, ?> options = optionsFor.apply(mutant);
+        if (options instanceof StressOptions) {
+            LincheckBudget.assumeLongStressRuns("planted stress of " + mutation);
+        }
         options.minimizeFailedScenario(false);
         AssertionError failure = assertThrows(AssertionError.class, () -> options.check(mutant),
                 () -> "the mutant passed: " + mutation);

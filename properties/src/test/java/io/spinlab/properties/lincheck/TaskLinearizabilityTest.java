@@ -8,6 +8,8 @@ import io.spinlab.model.tuning.Knob;
 import io.spinlab.model.tuning.SpinPolicy;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.properties.mutation.Mutation;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -325,5 +328,62 @@ public class TaskLinearizabilityTest {
     @Test
     public void plantedTimedOutWhenDoneModelChecking() {
         Planted.assertCaught(timedAwaitOptions(), TimedAwait.class, TIMED_OUT_WHEN_DONE);
+    }
+
+    /**
+     * An untimed wait ({@code join}) beside the run that completes the task, as one custom scenario (a
+     * generated one could hold a join with no run beside it, which waits for good by design): the wait
+     * must return the task's value in every interleaving, the lost wake-up PIT's survivor at the wait's
+     * re-check (L258) would cause included. Without the spin before blocking, on {@link TickingClock}.
+     */
+    public static class UntimedJoin {
+        private final Task<Integer> task = newPool(new TickingClock(), Tuning.current().with(Knob.SPIN,
+                SpinPolicy.NONE)).submit(() -> 1);
+
+        @Operation
+        public void run() {
+            task.run();
+        }
+
+        @Operation
+        public Integer join() {
+            return task.join();
+        }
+    }
+
+    /** {@link UntimedJoin}'s counterpart: the join returns the value the run computed. */
+    public static final class UntimedJoinSpec {
+        public void run() {
+        }
+
+        public Integer join() {
+            return 1;
+        }
+    }
+
+    /** Only the custom scenario {@code join ∥ run}, for {@code testClass} (the real class or a mutant's copy). */
+    static ModelCheckingOptions untimedJoinOptions(Class<?> testClass) {
+        try {
+            Actor join = new Actor(testClass.getMethod("join"), List.of());
+            Actor run = new Actor(testClass.getMethod("run"), List.of());
+            return LincheckBudget.modelChecking().iterations(0).sequentialSpecification(UntimedJoinSpec.class)
+                    .addCustomScenario(new ExecutionScenario(List.of(), List.of(List.of(join), List.of(run)),
+                            List.of(), null));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    public void untimedJoinModelChecking() {
+        untimedJoinOptions(UntimedJoin.class).check(UntimedJoin.class);
+    }
+
+    /** PIT's survivor at the wait's re-check (impl/MUTATION.md, thirteenth measurement): the re-check skipped. */
+    static final Mutation RECHECK_SKIPPED = Mutation.branchAlwaysTaken(Task.class, "awaitNanos", "IFEQ", 3);
+
+    @Test
+    public void plantedRecheckSkippedModelChecking() {
+        Planted.assertCaught(TaskLinearizabilityTest::untimedJoinOptions, UntimedJoin.class, RECHECK_SKIPPED);
     }
 }
