@@ -153,8 +153,18 @@ public class ConcurrentQueueLinearizabilityTest {
     }
 
     /** {@link WithSnapshots}' counterpart: a FIFO queue whose snapshot lists its elements. */
-    public static final class WithSnapshotsSpec {
+    public static class WithSnapshotsSpec {
         private final ArrayDeque<Integer> items = new ArrayDeque<>();
+
+        public WithSnapshotsSpec() {
+        }
+
+        /** A queue that holds {@code first} … {@code first + count - 1} at the start. */
+        WithSnapshotsSpec(int first, int count) {
+            for (int i = 0; i < count; i++) {
+                items.addLast(first + i);
+            }
+        }
 
         public boolean offer(int value) {
             items.addLast(value);
@@ -227,12 +237,13 @@ public class ConcurrentQueueLinearizabilityTest {
      */
     @Param(name = "value", gen = IntGen.class, conf = "1:9")
     public static class AcrossSegments {
+        static final int FIRST = 11;
         static final int PREFILLED = 6;
         private final ConcurrentQueue<Integer> queue = new ConcurrentQueue<>(CollectionsLincheck.context(), 2);
 
         public AcrossSegments() {
             for (int i = 1; i <= PREFILLED; i++) {
-                queue.offer(10 + i);
+                queue.offer(FIRST + i - 1);
                 if (i % 2 == 0) {
                     queue.iterator();
                 }
@@ -256,36 +267,9 @@ public class ConcurrentQueueLinearizabilityTest {
     }
 
     /** {@link AcrossSegments}' counterpart: a FIFO queue holding the same six items at the start. */
-    public static final class AcrossSegmentsSpec {
-        private final ArrayDeque<Integer> items = new ArrayDeque<>();
-
+    public static final class AcrossSegmentsSpec extends WithSnapshotsSpec {
         public AcrossSegmentsSpec() {
-            for (int i = 1; i <= AcrossSegments.PREFILLED; i++) {
-                items.addLast(10 + i);
-            }
-        }
-
-        public boolean offer(int value) {
-            items.addLast(value);
-            return true;
-        }
-
-        public Integer poll() {
-            return items.pollFirst();
-        }
-
-        public int size() {
-            return items.size();
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof AcrossSegmentsSpec that && new ArrayList<>(items).equals(new ArrayList<>(that.items));
-        }
-
-        @Override
-        public int hashCode() {
-            return new ArrayList<>(items).hashCode();
+            super(AcrossSegments.FIRST, AcrossSegments.PREFILLED);
         }
     }
 
