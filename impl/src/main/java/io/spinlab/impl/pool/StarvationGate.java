@@ -25,8 +25,11 @@ final class StarvationGate {
      * redundant but kept, so that thread() is non-null as soon as ensureRunning returns.
      *
      * Progress signal: the sum of the workers' started counters (single-writer, release
-     * stores); a worker that retired takes its count with it, which can only make a stalled
-     * interval look busy for one interval, never the reverse.
+     * stores); a worker that retired takes its count with it, which makes a stalled interval
+     * look busy for one interval, or, where a retirement and items started since cancel out
+     * exactly, a busy one look stalled (one injection too many, bounded by the maximum). .NET's
+     * gate asks instead how long ago a work item was last dequeued; either way a miss costs
+     * parallelism, never an item.
      *
      * Not done: hill climbing (the goal moves only by starvation injection and idle
      * timeouts).
