@@ -24,12 +24,9 @@ final class StarvationGate {
      * the other. The starter's own store of the same Thread after startThread returns is
      * redundant but kept, so that thread() is non-null as soon as ensureRunning returns.
      *
-     * Progress signal: the sum of the workers' started counters (single-writer, release
-     * stores); a worker that retired takes its count with it, which makes a stalled interval
-     * look busy for one interval, or, where a retirement and items started since cancel out
-     * exactly, a busy one look stalled (one injection too many, bounded by the maximum). .NET's
-     * gate asks instead how long ago a work item was last dequeued; either way a miss costs
-     * parallelism, never an item.
+     * Progress signal: the sum of the workers' started counters (single-writer, release stores); a retiring
+     * worker takes its count along, so an interval can look busy when stalled, or stalled when busy where the
+     * two cancel out (one injection too many). .NET's gate asks how long ago an item was last dequeued.
      *
      * Not done: hill climbing (the goal moves only by starvation injection and idle
      * timeouts).
