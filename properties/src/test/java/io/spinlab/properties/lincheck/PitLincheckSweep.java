@@ -158,6 +158,12 @@ class PitLincheckSweep {
                 TaskLinearizabilityTest::timedAwaitOptions));
         all.add(new Configuration("Task, timed wait, 3 threads", task, TaskLinearizabilityTest.TimedAwait.class,
                 () -> LincheckBudget.threeThreads(TaskLinearizabilityTest.timedAwaitOptions())));
+        Predicate<String> gate = startsWith("io.spinlab.impl.pool.StarvationGate", "io.spinlab.impl.pool.ThreadPool",
+                "io.spinlab.impl.pool.ThreadCounts", "io.spinlab.impl.pool.PerItemThreadRequests");
+        all.add(new Configuration("ThreadPool gate", gate, ThreadPoolGateLinearizabilityTest.class,
+                ThreadPoolGateLinearizabilityTest::options));
+        all.add(new Configuration("ThreadPool gate, 3 threads", gate, ThreadPoolGateLinearizabilityTest.class,
+                () -> LincheckBudget.threeThreads(ThreadPoolGateLinearizabilityTest.options())));
         Predicate<String> countdown = startsWith("io.spinlab.impl.event.CountdownEvent");
         all.add(new Configuration("CountdownEvent", countdown, CountdownEventLinearizabilityTest.Operations.class,
                 CountdownEventLinearizabilityTest::modelCheckingOptions));
