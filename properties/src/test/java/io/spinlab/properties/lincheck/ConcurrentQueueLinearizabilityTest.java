@@ -7,6 +7,8 @@ import io.spinlab.impl.collections.ConcurrentQueue;
 import io.spinlab.model.spec.ConcurrentQueueSpec;
 import io.spinlab.properties.mutation.Mutation;
 import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -15,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.reflect.Method;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -303,5 +306,52 @@ public class ConcurrentQueueLinearizabilityTest {
     @MethodSource("acrossSegmentsSurvivors")
     void shouldCatchEachOfPitsAcrossSegmentsSurvivorsWhenModelChecked(Mutation survivor) {
         Planted.assertCaught(acrossSegmentsOptions(), AcrossSegments.class, survivor);
+    }
+
+    /** Invocations of the one second-look scenario: at the budget's 1,000 neither of its mutants was caught. */
+    static final int SECOND_LOOK_INVOCATIONS = 20_000;
+
+    /**
+     * One custom scenario for {@code dequeueSlow}'s second look: a poll that, having found the head segment
+     * drained, re-reads the head after another poll moved it on to the (small, unfrozen) tail segment and
+     * took its one item, and finds it empty; offers then fill that segment and open the next before the
+     * first poll's second look. Built with a snapshot that freezes the first segment after two offers, so
+     * that the second starts with two slots; polls afterwards check what is left.
+     */
+    static ModelCheckingOptions secondLookOptions(Class<?> testClass) {
+        try {
+            Method offer = testClass.getMethod("offer", int.class);
+            Actor poll = new Actor(testClass.getMethod("poll"), List.of());
+            List<Actor> init = List.of(new Actor(offer, List.of(1)), new Actor(offer, List.of(2)),
+                    new Actor(testClass.getMethod("snapshot"), List.of()), new Actor(offer, List.of(3)), poll, poll);
+            List<List<Actor>> parallel = List.of(List.of(poll),
+                    List.of(new Actor(offer, List.of(4)), new Actor(offer, List.of(5))), List.of(poll));
+            return CollectionsLincheck.modelChecking(WithSnapshotsSpec.class).iterations(0)
+                    .invocationsPerIteration(SECOND_LOOK_INVOCATIONS)
+                    .addCustomScenario(new ExecutionScenario(init, parallel, List.of(poll, poll, poll), null));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void shouldBeLinearizableWhenAPollsSecondLookRacesOffersWhenModelChecked() {
+        secondLookOptions(WithSnapshots.class).check(WithSnapshots.class);
+    }
+
+    /**
+     * PIT's race-only survivors at {@code dequeueSlow}'s second look (impl/MUTATION.md, thirteenth
+     * measurement): the item it finds ignored (L201: the poll moves on and the item is lost), or
+     * returned as null (L202: the item is taken and lost).
+     */
+    static List<Mutation> secondLookSurvivors() {
+        return List.of(Mutation.branchAlwaysTaken(ConcurrentQueue.class, "dequeueSlow", "IFNULL", 1),
+                Mutation.returnsNull(ConcurrentQueue.class, "dequeueSlow", 2));
+    }
+
+    @ParameterizedTest
+    @MethodSource("secondLookSurvivors")
+    void shouldCatchEachOfPitsSecondLookSurvivorsWhenModelChecked(Mutation survivor) {
+        Planted.assertCaught(ConcurrentQueueLinearizabilityTest::secondLookOptions, WithSnapshots.class, survivor);
     }
 }
