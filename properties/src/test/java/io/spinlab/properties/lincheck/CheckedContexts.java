@@ -24,7 +24,7 @@ import io.spinlab.model.tuning.Tuning;
  * The platform also reports at least two processors, so that the spin phases, which a
  * single-processor platform skips, run on any machine.
  */
-final class CheckedContexts {
+public final class CheckedContexts {
     private CheckedContexts() {
     }
 
@@ -112,8 +112,8 @@ final class CheckedContexts {
     }
 
     /** The default calibration (a Skylake-class PAUSE), never re-measured. */
-    static final class FixedPauseNormalizer implements PauseNormalizer {
-        static final FixedPauseNormalizer INSTANCE = new FixedPauseNormalizer();
+    public static final class FixedPauseNormalizer implements PauseNormalizer {
+        public static final FixedPauseNormalizer INSTANCE = new FixedPauseNormalizer();
 
         private FixedPauseNormalizer() {
         }

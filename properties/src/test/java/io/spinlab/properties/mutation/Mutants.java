@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Loads mutants: a copy of a Lincheck test class, and of every spinlab class it reaches, in which
@@ -45,14 +46,20 @@ import java.util.Set;
  * so a copy never outlives a change to the class it copies. They are build output, removed by
  * {@code mvn clean}.
  *
- * <p>What is copied: every class under {@code io/spinlab/impl/} and
- * {@code io/spinlab/properties/lincheck/} that the test class reaches. Everything else (the JDK,
- * Lincheck, the specifications in {@code model}) is shared, so results compare with the
- * specification's.
+ * <p>What is copied: every class under {@code io/spinlab/impl/},
+ * {@code io/spinlab/properties/lincheck/} and {@code io/spinlab/properties/interleave/scenario/} that
+ * the test class reaches. Everything else (the JDK, Lincheck, the specifications in {@code model},
+ * the interleaving harness) is shared, so results compare with the specification's.
+ *
+ * <p>{@link #loadInstrumented} also passes the copied impl classes through an instrumentation (the
+ * interleaving harness's breakpoints), with or without a mutation.
  */
 public final class Mutants {
-    private static final List<String> COPIED = List.of("io/spinlab/impl/", "io/spinlab/properties/lincheck/");
+    private static final String IMPL = "io/spinlab/impl/";
+    private static final List<String> COPIED = List.of(IMPL, "io/spinlab/properties/lincheck/",
+            "io/spinlab/properties/interleave/scenario/");
     private static final Map<Mutation, Map<String, Class<?>>> DEFINED = new HashMap<>();
+    private static final Map<String, Map<String, Class<?>>> INSTRUMENTED = new HashMap<>();
     private static final Set<Mutation> APPLIED = new LinkedHashSet<>();
 
     private Mutants() {
@@ -64,14 +71,31 @@ public final class Mutants {
      * run the same mutant classes.
      */
     public static synchronized Class<?> load(Class<?> testClass, Mutation mutation) {
+        return load(testClass, mutation, "__" + mutation.id(), bytes -> bytes, DEFINED.computeIfAbsent(mutation,
+                m -> new HashMap<>()));
+    }
+
+    /**
+     * As {@link #load(Class, Mutation)}, with every copied {@code io/spinlab/impl/} class also passed
+     * through {@code instrument} (after the mutation, on the original names), and with no mutation
+     * where {@code mutation} is null: an honest copy. {@code variant} names the instrumentation in the
+     * copies' names, so that differently instrumented copies of one class never meet.
+     */
+    public static synchronized Class<?> loadInstrumented(Class<?> testClass, Mutation mutation, String variant,
+            UnaryOperator<byte[]> instrument) {
+        String suffix = "__" + variant + (mutation == null ? "" : "_" + mutation.id());
+        return load(testClass, mutation, suffix, instrument, INSTRUMENTED.computeIfAbsent(suffix, m -> new HashMap<>()));
+    }
+
+    private static Class<?> load(Class<?> testClass, Mutation mutation, String suffix, UnaryOperator<byte[]> instrument,
+            Map<String, Class<?>> classes) {
         String internal = testClass.getName().replace('.', '/');
         if (!copied(internal)) {
             throw new IllegalArgumentException(testClass + " is not among the copied packages " + COPIED);
         }
-        Map<String, Class<?>> classes = DEFINED.computeIfAbsent(mutation, m -> new HashMap<>());
-        Copier copier = new Copier(mutation, testClass.getClassLoader(), classes);
+        Copier copier = new Copier(mutation, suffix, instrument, testClass.getClassLoader(), classes);
         copier.defineReachable(internal);
-        if (!classes.containsKey(mutation.target().getName().replace('.', '/'))) {
+        if (mutation != null && !classes.containsKey(mutation.target().getName().replace('.', '/'))) {
             throw new IllegalStateException(testClass + " does not reach " + mutation.target());
         }
         Class<?> copy = classes.get(internal);
@@ -95,6 +119,7 @@ public final class Mutants {
     /** The copies of one mutation's classes, keyed by the original internal name. */
     private static final class Copier {
         private final Mutation mutation;
+        private final UnaryOperator<byte[]> instrument;
         private final ClassLoader loader;
         private final Map<String, Class<?>> defined;
         private final String suffix;
@@ -107,11 +132,13 @@ public final class Mutants {
             }
         };
 
-        Copier(Mutation mutation, ClassLoader loader, Map<String, Class<?>> defined) {
+        Copier(Mutation mutation, String suffix, UnaryOperator<byte[]> instrument, ClassLoader loader,
+                Map<String, Class<?>> defined) {
             this.mutation = mutation;
+            this.instrument = instrument;
             this.loader = loader;
             this.defined = defined;
-            this.suffix = "__" + mutation.id();
+            this.suffix = suffix;
             this.root = classPathRoot();
         }
 
@@ -161,9 +188,12 @@ public final class Mutants {
                 return;
             }
             byte[] bytes = original(name);
-            if (name.equals(mutation.target().getName().replace('.', '/'))) {
+            if (mutation != null && name.equals(mutation.target().getName().replace('.', '/'))) {
                 bytes = mutate(bytes);
                 APPLIED.add(mutation);
+            }
+            if (name.startsWith(IMPL)) {
+                bytes = instrument.apply(bytes);
             }
             ClassWriter writer = new ClassWriter(0);
             new ClassReader(bytes).accept(new ClassRemapper(writer, remapper), 0);

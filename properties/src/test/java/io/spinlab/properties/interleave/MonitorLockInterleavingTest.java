@@ -1,0 +1,93 @@
+package io.spinlab.properties.interleave;
+
+import io.spinlab.impl.lock.MonitorLock;
+import io.spinlab.properties.interleave.scenario.MonitorLockInterleavings;
+import io.spinlab.properties.mutation.Mutation;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link MonitorLockInterleavings}' races, staged access by access on an instrumented copy of the real
+ * lock classes, which must pass each; and on copies carrying the survivors of PIT that only such a race
+ * shows ({@code impl/MUTATION.md}, "race-only"), which must fail it. Lincheck's model checker reaches
+ * neither race within its budget (each needs four or five well-placed switches among three parties),
+ * and the simulator's generated worlds did not either.
+ */
+class MonitorLockInterleavingTest {
+    private static final Class<?> BARGING = Mutation.inPackage(MonitorLock.class, "BargingAwareLock");
+    private static final Class<?> CORERT = Mutation.inPackage(MonitorLock.class, "CoreRtLock");
+
+    @Test
+    void shouldPassTheWakeUpOnWhenATimedOutWaiterFindsTheLockFreedBetweenTwoLooksUnderBarging() {
+        Breakpoints.run(MonitorLockInterleavings.class, null, "timedOutWaiterFindsTheLockFreedBetweenTwoLooks",
+                "current", "BargingAwareLock");
+    }
+
+    @Test
+    void shouldPassTheWakeUpOnWhenATimedOutWaiterFindsTheLockFreedBetweenTwoLooksUnderCoreRt() {
+        Breakpoints.run(MonitorLockInterleavings.class, null, "timedOutWaiterFindsTheLockFreedBetweenTwoLooks",
+                "corert-2019-after", "CoreRtLock");
+    }
+
+    /** PIT: BargingAwareLock.abandonWait L345, the lock-word test {@code s & LOCKED} made {@code s | LOCKED}. */
+    @Test
+    void shouldCatchABargingWaiterThatGivesItsWakeUpBackWithTheLockFree() {
+        AssertionError failure = Breakpoints.failure(MonitorLockInterleavings.class,
+                Mutation.opcodeReplaced(BARGING, "abandonWait", "IAND", "IOR", 0),
+                "timedOutWaiterFindsTheLockFreedBetweenTwoLooks", "current", "BargingAwareLock");
+        assertThat(failure).hasMessageContaining("untimed did not finish: it parked with no wake-up pending");
+    }
+
+    /** PIT: CoreRtLock.abandonWait L142, the same test made {@code s | LOCKED}. */
+    @Test
+    void shouldCatchACoreRtWaiterThatGivesItsWakeUpBackWithTheLockFree() {
+        AssertionError failure = Breakpoints.failure(MonitorLockInterleavings.class,
+                Mutation.opcodeReplaced(CORERT, "abandonWait", "IAND", "IOR", 0),
+                "timedOutWaiterFindsTheLockFreedBetweenTwoLooks", "corert-2019-after", "CoreRtLock");
+        assertThat(failure).hasMessageContaining("untimed did not finish: it parked with no wake-up pending");
+    }
+
+    @Test
+    void shouldQueueASpinnerThatLosesTheFreedLockToABarger() {
+        Breakpoints.run(MonitorLockInterleavings.class, null, "spinnerLosesTheFreedLockToABarger");
+    }
+
+    /** PIT: BargingAwareLock.unregisterSpinnerAndTryLock L174, the final {@code return false} made true. */
+    @Test
+    void shouldCatchASpinnerThatReportsAnEntryAfterLosingTheLock() {
+        AssertionError failure = Breakpoints.failure(MonitorLockInterleavings.class,
+                Mutation.returnsTrue(BARGING, "unregisterSpinnerAndTryLock", 2), "spinnerLosesTheFreedLockToABarger");
+        assertThat(failure).hasMessageContaining("spinner was expected to park")
+                .hasMessageContaining("entered the lock while another held it");
+    }
+
+    @Test
+    void shouldRetryASpinnersCasThatFailedWithTheLockStillFree() {
+        Breakpoints.run(MonitorLockInterleavings.class, null, "spinnerRetriesWhenAWaiterQueuesBeforeItsCas");
+    }
+
+    /** PIT: BargingAwareLock.unregisterSpinnerAndTryLock L173, the retry's test {@code s & LOCKED} made {@code s | LOCKED}. */
+    @Test
+    void shouldCatchASpinnerThatGivesUpWhenItsCasFailsWithAMaskThatTestsNothing() {
+        AssertionError failure = Breakpoints.failure(MonitorLockInterleavings.class,
+                Mutation.opcodeReplaced(BARGING, "unregisterSpinnerAndTryLock", "IAND", "IOR", 1),
+                "spinnerRetriesWhenAWaiterQueuesBeforeItsCas");
+        assertThat(failure).hasMessageContaining("spinner did not finish: it parked with no wake-up pending");
+    }
+
+    /**
+     * PIT: BargingAwareLock.unregisterSpinnerAndTryLock L173, the retry's loop condition removed (PIT's
+     * "equality check replaced with false", the jump back always taken): after its CAS failed, the
+     * spinner retries it with the lock word it read, which has the lock held, so the CAS "sets" the lock
+     * bit already set and succeeds: an entry while the barger holds the lock.
+     */
+    @Test
+    void shouldCatchASpinnerThatRetriesItsCasWithTheLockHeld() {
+        AssertionError failure = Breakpoints.failure(MonitorLockInterleavings.class,
+                Mutation.branchAlwaysTaken(BARGING, "unregisterSpinnerAndTryLock", "IFEQ", 2),
+                "spinnerLosesTheFreedLockToABarger");
+        assertThat(failure).hasMessageContaining("spinner was expected to park")
+                .hasMessageContaining("entered the lock while another held it");
+    }
+}
