@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * later run resumes it only once an {@code unpark} gave it a permit); a timed {@code parkNanos}
  * returns at the next run even without a permit, as a time-out may; the clock reads {@link #now}
  * and moves only when the script sets it; {@code pause}, {@code yield} and {@code sleep} return at
- * once. A loop that never reaches its stop (a party spinning on another party that is stopped) fails
+ * once; a thread the code under test starts becomes a party that runs when the script runs it
+ * ({@link #started}). A loop that never reaches its stop (a party spinning on another party that is stopped) fails
  * after {@value #MAX_STEPS} accesses instead of hanging.
  *
  * <p>At most one interleaving is in progress in a JVM at a time ({@link #begin}); {@link #close}
@@ -89,6 +90,23 @@ public final class Interleaving implements AutoCloseable {
         return p;
     }
 
+    /**
+     * The party of the thread the code under test started ({@link Platform#startThread}) under
+     * {@code name}; it runs only when the script runs it.
+     *
+     * @throws AssertionError if no such thread was started
+     */
+    public Party started(String name) {
+        synchronized (monitor) {
+            for (Party p : parties) {
+                if (p.name.equals(name)) {
+                    return p;
+                }
+            }
+        }
+        throw new AssertionError("no thread named " + name + " was started");
+    }
+
     /** The platform the code under test must use. */
     public Platform platform() {
         return platform;
@@ -108,7 +126,7 @@ public final class Interleaving implements AutoCloseable {
         synchronized (monitor) {
             closed = true;
             for (Party p : parties) {
-                if (p.thread != null) {
+                if (p.status != Status.NEW) {
                     threads.add(p.thread);
                 }
             }
@@ -162,7 +180,7 @@ public final class Interleaving implements AutoCloseable {
     public final class Party {
         private final String name;
         private final Body body;
-        private Thread thread;
+        private final Thread thread;
         private Status status = Status.NEW;
         private boolean permit;
         private boolean timedPark;
@@ -176,6 +194,8 @@ public final class Interleaving implements AutoCloseable {
         private Party(String name, Body body) {
             this.name = name;
             this.body = body;
+            this.thread = new Thread(this::main, name);
+            thread.setDaemon(true);
         }
 
         /**
@@ -262,9 +282,7 @@ public final class Interleaving implements AutoCloseable {
                 stopAt = site;
                 steps = 0;
                 turn = this;
-                if (thread == null) {
-                    thread = new Thread(this::main, "interleaving-" + name);
-                    thread.setDaemon(true);
+                if (status == Status.NEW) {
                     thread.start();
                 } else {
                     monitor.notifyAll();
@@ -406,9 +424,10 @@ public final class Interleaving implements AutoCloseable {
             }
         }
 
+        /** A new party, not started: the script runs it ({@link #started}). */
         @Override
         public Thread startThread(String name, Runnable task) {
-            throw new UnsupportedOperationException("an interleaving's parties are made by the script");
+            return party(name, task::run).thread;
         }
 
         @Override

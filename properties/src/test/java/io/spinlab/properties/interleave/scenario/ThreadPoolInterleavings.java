@@ -1,0 +1,57 @@
+package io.spinlab.properties.interleave.scenario;
+
+import io.spinlab.impl.pool.ThreadPool;
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.tuning.ThreadRequestPolicy;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.interleave.Interleaving;
+import io.spinlab.properties.interleave.Interleaving.Party;
+import io.spinlab.properties.lincheck.CheckedContexts;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Races inside {@link ThreadPool}'s bookkeeping that only an interleaving of single accesses reaches,
+ * staged with {@link Interleaving}; the pool's worker and gate threads are parties the script runs.
+ * Each scenario throws an {@link AssertionError} where the pool breaks its contract.
+ */
+public final class ThreadPoolInterleavings {
+    private static final long START_NANOS = 1_000_000_000L;
+
+    private ThreadPoolInterleavings() {
+    }
+
+    /**
+     * The last worker exits while a submission that raced the shutdown asks for a worker: the request
+     * counts a thread to create before it sees the pool drained, so the exiting worker's last look
+     * finds one thread still counted and leaves the termination to the request, which takes its count
+     * back and must then terminate the pool itself. Otherwise the pool, drained, with no thread left
+     * (the gate stopped first), never terminates and {@code awaitTermination} waits for ever.
+     */
+    public static void requestUndoneAfterTheLastWorkersLastLookTerminatesThePool() {
+        try (Interleaving il = Interleaving.begin(2, START_NANOS)) {
+            ThreadPool pool = ThreadPool.builder(context(il)).name("p").minWorkers(1).maxWorkers(1)
+                    .idleTimeout(1, TimeUnit.SECONDS).gateInterval(500, TimeUnit.MILLISECONDS)
+                    .semaphoreSpinCount(0).requestPolicy(ThreadRequestPolicy.PER_ITEM).build();
+            pool.execute(() -> { }); // starts worker 0 (and the gate), neither run yet
+            Party submitter = il.party("submitter", () -> pool.execute(() -> { }));
+            Party worker = il.started("p-worker-0");
+            Party gate = il.started("p-gate");
+            submitter.runUntil("ThreadCounts.tryAddWorking:value"); // queued its item; about to ask for a worker
+            pool.shutdown(); // two items pending: not drained yet
+            worker.runUntil("ThreadPool.unbind:workers"); // ran both (the pool drained), found nothing more, exits
+            gate.runToEnd(); // sees the pool drained and stops, with the worker still counted
+            worker.runUntil("ThreadCounts.snapshot:value"); // uncounted itself; its last look at the counts comes next
+            submitter.runUntil("ThreadCounts.update:value"); // counted a thread to create, saw the pool drained: undoes it
+            worker.runToEnd(); // its last look finds the submitter's thread counted: not the one to terminate
+            submitter.runToEnd();
+            if (!pool.isTerminated()) {
+                throw new AssertionError("the pool is drained and no thread is left, but it never terminated: " + pool);
+            }
+        }
+    }
+
+    private static SpinContext context(Interleaving il) {
+        return SpinContext.of(il.platform(), Tuning.current(), CheckedContexts.FixedPauseNormalizer.INSTANCE);
+    }
+}
