@@ -192,8 +192,13 @@ final class PoolWorker implements Runnable {
 
     private void runItem(Runnable item) {
         markStarted();
-        if (!pool.stopping()) {
-            Thread.interrupted(); // an interrupt meant for an earlier item must not leak into this one
+        // Every item that starts after shutdownNow() starts interrupted, as in ThreadPoolExecutor's
+        // runWorker: shutdownNow() interrupts only the workers it finds registered, so a worker that
+        // registered after its look (started for an item accepted while it ran) interrupts itself. Before
+        // the stop, an interrupt meant for an earlier item must not leak into this one; but one that
+        // shutdownNow() delivered between the look at the run state and the clearing is put back.
+        if (pool.stopping() || (Thread.interrupted() && pool.stopping())) {
+            Thread.currentThread().interrupt();
         }
         try {
             item.run();

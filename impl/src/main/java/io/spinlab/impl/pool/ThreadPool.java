@@ -444,7 +444,8 @@ public final class ThreadPool implements Executor {
     /**
      * Rejects new work, removes every queued item that has not started and returns them,
      * and interrupts the workers. An item accepted concurrently with this call may still run
-     * instead of being returned; none is lost or run twice.
+     * instead of being returned; none is lost or run twice, and every item that starts after
+     * this call starts with its thread interrupted.
      */
     public List<Runnable> shutdownNow() {
         for (;;) {

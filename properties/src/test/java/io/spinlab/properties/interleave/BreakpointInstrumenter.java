@@ -22,7 +22,10 @@ import java.util.Set;
  * {@code VarHandle} access mode (get, set, compareAndSet, getAndAdd, ...). A site reads
  * {@code Class.method:field}, e.g. {@code BargingAwareLock.abandonWait:state} for the volatile read of
  * {@code state} there, or {@code BargingAwareLock.release:STATE} for an access through the
- * {@code STATE} handle. An interleaving script stops a thread just before such an access.
+ * {@code STATE} handle. Calls of {@code Thread.interrupted}, {@code isInterrupted} and
+ * {@code interrupt} are sites too (a thread's interrupt status is state other threads write), named
+ * after the method: {@code PoolWorker.runItem:interrupted}. An interleaving script stops a thread
+ * just before such an access.
  *
  * <p>The inserted call pushes one constant and pops it: stack-neutral and branch-free, so the class's
  * stack map frames stay valid and only the maximum stack is recomputed.
@@ -38,6 +41,9 @@ final class BreakpointInstrumenter {
             "getAndSetRelease", "getAndAdd", "getAndAddAcquire", "getAndAddRelease", "getAndBitwiseOr",
             "getAndBitwiseOrAcquire", "getAndBitwiseOrRelease", "getAndBitwiseAnd", "getAndBitwiseAndAcquire",
             "getAndBitwiseAndRelease", "getAndBitwiseXor", "getAndBitwiseXorAcquire", "getAndBitwiseXorRelease");
+
+    /** Thread methods that read or write a thread's interrupt status, which other threads share. */
+    private static final Set<String> INTERRUPT_STATUS = Set.of("interrupted", "isInterrupted", "interrupt");
 
     private final ClassLoader loader;
     private final String instrumentedPrefix;
@@ -92,6 +98,8 @@ final class BreakpointInstrumenter {
         public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
             if (owner.equals(VAR_HANDLE) && ACCESS_MODES.contains(name)) {
                 hook(lastHandle);
+            } else if (owner.equals("java/lang/Thread") && INTERRUPT_STATUS.contains(name)) {
+                hook(name);
             }
             super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
         }

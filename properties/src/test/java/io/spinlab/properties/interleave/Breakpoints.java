@@ -6,6 +6,7 @@ import io.spinlab.properties.mutation.Mutation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -47,9 +48,23 @@ final class Breakpoints {
         return fail("the mutant passed " + scenario + Arrays.toString(args) + ": " + mutation);
     }
 
+    /**
+     * Asserts that the scenario fails on copies carrying {@code mutation} with an assertion whose message
+     * contains each of {@code expected}.
+     */
+    static void assertCaught(Class<?> scenarios, Mutation mutation, List<String> expected, String scenario,
+            String... args) {
+        AssertionError caught = failure(scenarios, mutation, scenario, args);
+        for (String part : expected) {
+            assertTrue(String.valueOf(caught.getMessage()).contains(part),
+                    () -> mutation + ": expected a failure saying \"" + part + "\", got: " + caught.getMessage());
+        }
+    }
+
     private static void invoke(Class<?> scenarios, Mutation mutation, String scenario, String... args)
             throws InvocationTargetException {
-        BreakpointInstrumenter instrumenter = new BreakpointInstrumenter(scenarios.getClassLoader(), "io/spinlab/impl/");
+        BreakpointInstrumenter instrumenter =
+                new BreakpointInstrumenter(scenarios.getClassLoader(), "io/spinlab/impl/");
         Class<?> copy = Mutants.loadInstrumented(scenarios, mutation, "bp", instrumenter::instrument);
         Class<?>[] types = new Class<?>[args.length];
         Arrays.fill(types, String.class);

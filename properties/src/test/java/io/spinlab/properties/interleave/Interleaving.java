@@ -17,12 +17,12 @@ import java.util.concurrent.TimeUnit;
  * accesses of another, which no platform call separates, is staged exactly, every time.
  *
  * <p>{@link #platform()} is the parties' platform: {@code park} blocks the party (it stops, and a
- * later run resumes it only once an {@code unpark} gave it a permit); a timed {@code parkNanos}
- * returns at the next run even without a permit, as a time-out may; the clock reads {@link #now}
- * and moves only when the script sets it; {@code pause}, {@code yield} and {@code sleep} return at
- * once; a thread the code under test starts becomes a party that runs when the script runs it
- * ({@link #started}). A loop that never reaches its stop (a party spinning on another party that is stopped) fails
- * after {@value #MAX_STEPS} accesses instead of hanging.
+ * later run resumes it only once an {@code unpark} gave it a permit) unless its thread is
+ * interrupted; a timed {@code parkNanos} returns at the next run even without a permit, as a
+ * time-out may; the clock reads what {@link #setNanoTime} set last; {@code pause}, {@code yield}
+ * and {@code sleep} return at once; a thread the code under test starts becomes a party that runs
+ * when the script runs it ({@link #started}). A loop that never reaches its stop (a party spinning
+ * on another party that is stopped) fails after {@value #MAX_STEPS} accesses instead of hanging.
  *
  * <p>At most one interleaving is in progress in a JVM at a time ({@link #begin}); {@link #close}
  * ends it and unwinds every party that has not finished.
@@ -330,7 +330,8 @@ public final class Interleaving implements AutoCloseable {
                 trail.addLast(site);
                 if (++steps > MAX_STEPS) {
                     throw new AssertionError(name + " made " + MAX_STEPS + " accesses without reaching "
-                            + (stopAt == null ? "its end or a park" : stopAt) + " (a loop waiting on a stopped party?)");
+                            + (stopAt == null ? "its end or a park" : stopAt)
+                            + " (a loop waiting on a stopped party?)");
                 }
                 if (site.equals(stopAt)) {
                     stoppedAt = site;
@@ -345,6 +346,9 @@ public final class Interleaving implements AutoCloseable {
                 if (permit) {
                     permit = false;
                     return;
+                }
+                if (thread.isInterrupted()) {
+                    return; // as LockSupport.park: an interrupted thread does not block
                 }
                 timedPark = timed;
                 handBack(Status.PARKED);

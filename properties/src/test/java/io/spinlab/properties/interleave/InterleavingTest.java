@@ -87,7 +87,8 @@ class InterleavingTest {
                 }
             });
             assertThatThrownBy(spinner::runToEnd).isInstanceOf(AssertionError.class)
-                    .hasMessageContaining("spinner did not finish: it failed with java.lang.AssertionError: spinner made "
+                    .hasMessageContaining("spinner did not finish: it failed with java.lang.AssertionError: "
+                            + "spinner made "
                             + Interleaving.MAX_STEPS + " accesses");
         }
     }

@@ -26,4 +26,37 @@ class ThreadPoolInterleavingTest {
                 Mutation.callRemoved(ThreadPool.class, "maybeAddWorkingWorker", "maybeTerminate", 0), SCENARIO);
         assertThat(failure).hasMessageContaining("never terminated");
     }
+
+    /** An item accepted while {@code shutdownNow()} ran starts interrupted on a worker started after it. */
+    @Test
+    void shouldStartAnItemAcceptedDuringShutdownNowInterrupted() {
+        Breakpoints.run(ThreadPoolInterleavings.class, null, "itemAcceptedDuringShutdownNowStartsInterrupted");
+    }
+
+    /**
+     * The worker's own interrupt removed (the pool as it was until this test): only the workers
+     * {@code shutdownNow()} found registered were interrupted, and the item started uninterrupted.
+     */
+    @Test
+    void shouldCatchAWorkerStartedAfterShutdownNowThatRunsAnItemUninterrupted() {
+        AssertionError failure = Breakpoints.failure(ThreadPoolInterleavings.class,
+                Mutation.callRemoved(Mutation.inPackage(ThreadPool.class, "PoolWorker"), "runItem", "interrupt", 0),
+                "itemAcceptedDuringShutdownNowStartsInterrupted");
+        assertThat(failure).hasMessage("an item that started after shutdownNow() was not interrupted");
+    }
+
+    @Test
+    void shouldPutBackAnInterruptFromAShutdownNowBetweenAWorkersLookAndItsClearing() {
+        Breakpoints.run(ThreadPoolInterleavings.class, null,
+                "shutdownNowBetweenAWorkersLookAndItsClearingStillInterruptsTheItem");
+    }
+
+    /** The worker's re-check of the run state after clearing an interrupt skipped (its jump always taken). */
+    @Test
+    void shouldCatchAWorkerThatClearsAnInterruptFromShutdownNowForGood() {
+        AssertionError failure = Breakpoints.failure(ThreadPoolInterleavings.class,
+                Mutation.branchAlwaysTaken(Mutation.inPackage(ThreadPool.class, "PoolWorker"), "runItem", "IFEQ", 1),
+                "shutdownNowBetweenAWorkersLookAndItsClearingStillInterruptsTheItem");
+        assertThat(failure).hasMessageContaining("an item that started after shutdownNow() was not interrupted");
+    }
 }

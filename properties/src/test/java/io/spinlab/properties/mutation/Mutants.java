@@ -84,7 +84,8 @@ public final class Mutants {
     public static synchronized Class<?> loadInstrumented(Class<?> testClass, Mutation mutation, String variant,
             UnaryOperator<byte[]> instrument) {
         String suffix = "__" + variant + (mutation == null ? "" : "_" + mutation.id());
-        return load(testClass, mutation, suffix, instrument, INSTRUMENTED.computeIfAbsent(suffix, m -> new HashMap<>()));
+        return load(testClass, mutation, suffix, instrument,
+                INSTRUMENTED.computeIfAbsent(suffix, m -> new HashMap<>()));
     }
 
     private static Class<?> load(Class<?> testClass, Mutation mutation, String suffix, UnaryOperator<byte[]> instrument,
