@@ -156,16 +156,21 @@ class ThreadPoolNoLostRequestProperties {
     }
 
     /**
-     * PIT's race-only survivors in the cascading request scheme (impl/MUTATION.md; lines of 9c3581b), each
+     * PIT's race-only survivors in the cascading request scheme (impl/MUTATION.md; lines of 8ef6317), each
      * applied to the real class, with the try of seed 1 that first catches it.
      */
     static List<Arguments> cascadeSurvivors() {
         Class<?> cascading = Mutation.inPackage(ThreadPool.class, "CascadingThreadRequests");
         return List.of(
-                // CascadingThreadRequests.firstItem L75: a worker that finds its item with more work likely
-                // marks the stage SCHEDULED but requests no worker, so every later enqueuer, seeing SCHEDULED,
-                // requests none either.
+                // The cascade's request removed (CascadingThreadRequests.firstItem L81): a worker that finds its
+                // item with more work likely marks the stage SCHEDULED but requests no worker, so every later
+                // enqueuer, seeing SCHEDULED, requests none either.
                 Arguments.of(Mutation.callRemoved(cascading, "firstItem", "requestWorker", 0)),
+                // L83 (removed) and L82 (its test's jump always taken): a worker whose scan an enqueuer relied on
+                // (the stage found SCHEDULED when it gave up its scan for an item) requests no worker, and the
+                // enqueuer's item waits while this worker is busy with its own.
+                Arguments.of(Mutation.callRemoved(cascading, "firstItem", "requestWorker", 1)),
+                Arguments.of(Mutation.branchAlwaysTaken(cascading, "firstItem", "IFNE", 1)),
                 // PaddedLong.compareAndExchange L44 (returns 0): a worker whose scan an enqueuer relied on (the
                 // witness SCHEDULED) takes the witness for NOT_SCHEDULED and stops scanning, leaving the stage
                 // SCHEDULED with nobody scanning, so the enqueuer's item waits and later enqueuers request none.
