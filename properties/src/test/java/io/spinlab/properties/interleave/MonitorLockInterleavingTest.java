@@ -4,9 +4,11 @@ import io.spinlab.impl.lock.MonitorLock;
 import io.spinlab.properties.interleave.scenario.MonitorLockInterleavings;
 import io.spinlab.properties.mutation.Mutation;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
-
 
 /**
  * {@link MonitorLockInterleavings}' races, staged access by access on an instrumented copy of the real
@@ -17,36 +19,31 @@ import java.util.List;
  */
 class MonitorLockInterleavingTest {
     private static final Class<?> BARGING = Mutation.inPackage(MonitorLock.class, "BargingAwareLock");
-    private static final Class<?> CORERT = Mutation.inPackage(MonitorLock.class, "CoreRtLock");
 
-    @Test
-    void shouldPassTheWakeUpOnWhenATimedOutWaiterFindsTheLockFreedBetweenTwoLooksUnderBarging() {
+    /** The Monitors with a timed-out waiter's {@code abandonWait}: tuning, entry protocol class. */
+    static List<Arguments> abandoningMonitors() {
+        return List.of(Arguments.of("current", "BargingAwareLock"), Arguments.of("corert-2019-after", "CoreRtLock"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("abandoningMonitors")
+    void shouldPassTheWakeUpOnWhenATimedOutWaiterFindsTheLockFreedBetweenTwoLooks(String tuning, String algorithm) {
         Breakpoints.run(MonitorLockInterleavings.class, null, "timedOutWaiterFindsTheLockFreedBetweenTwoLooks",
-                "current", "BargingAwareLock");
+                tuning, algorithm);
     }
 
-    @Test
-    void shouldPassTheWakeUpOnWhenATimedOutWaiterFindsTheLockFreedBetweenTwoLooksUnderCoreRt() {
-        Breakpoints.run(MonitorLockInterleavings.class, null, "timedOutWaiterFindsTheLockFreedBetweenTwoLooks",
-                "corert-2019-after", "CoreRtLock");
-    }
-
-    /** PIT: BargingAwareLock.abandonWait L345, the lock-word test {@code s & LOCKED} made {@code s | LOCKED}. */
-    @Test
-    void shouldCatchABargingWaiterThatGivesItsWakeUpBackWithTheLockFree() {
+    /**
+     * PIT: BargingAwareLock.abandonWait L345 and CoreRtLock.abandonWait L142, the lock-word test
+     * {@code s & LOCKED} made {@code s | LOCKED}: the waiter gives its wake-up back with the lock free.
+     */
+    @ParameterizedTest
+    @MethodSource("abandoningMonitors")
+    void shouldCatchAWaiterThatGivesItsWakeUpBackWithTheLockFree(String tuning, String algorithm) {
+        Class<?> protocol = Mutation.inPackage(MonitorLock.class, algorithm);
         Breakpoints.assertCaught(MonitorLockInterleavings.class,
-                Mutation.opcodeReplaced(BARGING, "abandonWait", "IAND", "IOR", 0),
+                Mutation.opcodeReplaced(protocol, "abandonWait", "IAND", "IOR", 0),
                 List.of("untimed did not finish: it parked with no wake-up pending"),
-                "timedOutWaiterFindsTheLockFreedBetweenTwoLooks", "current", "BargingAwareLock");
-    }
-
-    /** PIT: CoreRtLock.abandonWait L142, the same test made {@code s | LOCKED}. */
-    @Test
-    void shouldCatchACoreRtWaiterThatGivesItsWakeUpBackWithTheLockFree() {
-        Breakpoints.assertCaught(MonitorLockInterleavings.class,
-                Mutation.opcodeReplaced(CORERT, "abandonWait", "IAND", "IOR", 0),
-                List.of("untimed did not finish: it parked with no wake-up pending"),
-                "timedOutWaiterFindsTheLockFreedBetweenTwoLooks", "corert-2019-after", "CoreRtLock");
+                "timedOutWaiterFindsTheLockFreedBetweenTwoLooks", tuning, algorithm);
     }
 
     @Test
