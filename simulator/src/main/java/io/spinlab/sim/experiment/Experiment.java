@@ -5,6 +5,7 @@ import io.spinlab.sim.engine.Budgets;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.workload.Durations;
+import io.spinlab.sim.workload.ScoreChoice;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.WorkloadResult;
@@ -298,8 +299,9 @@ public final class Experiment {
         }
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallelism, total * seeds)),
                 Thread.ofPlatform().name("experiment-" + name + "-", 0).daemon(true).factory());
+        SharedRuns shared = new SharedRuns();
         try {
-            runPass(pool, plan, index -> {
+            runPass(pool, shared, plan, index -> {
                 if (!started[index]) {
                     started[index] = true;
                     listener.rowStarted(this, index, total, rows.get(index));
@@ -314,7 +316,7 @@ public final class Experiment {
                     listener.rowFinished(this, index, total, row);
                 }
             });
-            runPass(pool, longer, index -> { }, (index, row) -> {
+            runPass(pool, shared, longer, index -> { }, (index, row) -> {
                 ExperimentRow earlier = first.get(index);
                 results[index] = row.withWindowExtension(windowExtensionNote(earlier), earlier.wallMillis());
                 listener.rowFinished(this, index, total, results[index]);
@@ -338,9 +340,11 @@ public final class Experiment {
     /**
      * Runs every seed of every row in {@code plan} (index → row) on {@code pool}, longest first,
      * and calls {@code finished} (under one lock, so never twice at once) as each row completes.
+     * Rows that score one simulation each their own way share it ({@link SharedRuns}).
      */
-    private void runPass(ExecutorService pool, Map<Integer, PlannedRow> plan, java.util.function.IntConsumer starting,
-            PassListener finished) throws InterruptedException, ExecutionException {
+    private void runPass(ExecutorService pool, SharedRuns shared, Map<Integer, PlannedRow> plan,
+            java.util.function.IntConsumer starting, PassListener finished)
+            throws InterruptedException, ExecutionException {
         Object lock = new Object();
         Map<Integer, SeedRun[]> done = new java.util.HashMap<>();
         Map<Integer, Integer> remaining = new java.util.HashMap<>();
@@ -362,7 +366,7 @@ public final class Experiment {
                 synchronized (lock) {
                     starting.accept(index);
                 }
-                SeedRun run = runSeed(row, row.seed() + k);
+                SeedRun run = runSeed(row, row.seed() + k, shared);
                 synchronized (lock) {
                     done.get(index)[k] = run;
                     int left = remaining.merge(index, -1, Integer::sum);
@@ -393,8 +397,9 @@ public final class Experiment {
 
     private ExperimentRow runSeeds(PlannedRow row) {
         List<SeedRun> runs = new ArrayList<>();
+        SharedRuns shared = new SharedRuns();
         for (int k = 0; k < seeds; k++) {
-            runs.add(runSeed(row, row.seed() + k));
+            runs.add(runSeed(row, row.seed() + k, shared));
         }
         return combine(row, runs);
     }
@@ -477,10 +482,10 @@ public final class Experiment {
                            List<String> failures, long wallMillis) {
     }
 
-    private SeedRun runSeed(PlannedRow row, long seed) {
+    private SeedRun runSeed(PlannedRow row, long seed, SharedRuns shared) {
         long start = System.nanoTime();
-        SimulatedRun l = simulate(row, left, seed);
-        SimulatedRun r = simulate(row, right, seed);
+        SimulatedRun l = simulate(row, false, seed, shared);
+        SimulatedRun r = simulate(row, true, seed, shared);
         long wallMillis = (System.nanoTime() - start) / 1_000_000;
         List<String> failures = new ArrayList<>();
         double leftScore = score(l, failures);
@@ -527,13 +532,29 @@ public final class Experiment {
         return sorted.get((sorted.size() - 1) / 2);
     }
 
-    private SimulatedRun simulate(PlannedRow row, Tuning tuning, long seed) {
+    /**
+     * One side of a row: its own simulation, or, for a workload that only chooses what the score
+     * counts ({@link ScoreChoice}), the run shared by every row that differs from it in that
+     * choice alone, scored this row's way.
+     */
+    private SimulatedRun simulate(PlannedRow row, boolean rightSide, long seed, SharedRuns shared) {
+        Tuning tuning = rightSide ? right : left;
+        if (row.workload() instanceof ScoreChoice choice) {
+            String parameters = choice.sharedRunParameters();
+            SimulatedRun run = shared.get(new SharedRuns.Key(row.source().name(), parameters, row.machine(), rightSide,
+                    seed), () -> simulate(row, row.source().create(parameters), tuning, seed));
+            return new SimulatedRun(run.workloadResult().map(choice::scoredFrom), run.simulation());
+        }
+        return simulate(row, row.workload(), tuning, seed);
+    }
+
+    private SimulatedRun simulate(PlannedRow row, Workload workload, Tuning tuning, long seed) {
         Simulation.Builder simulation = Simulation.builder(row.machine()).seed(seed).faults(Faults.none())
                 .budgets(ROW_BUDGETS).noise(noise);
         if (!memoryModel) {
-            return WorkloadRunner.simulate(row.workload(), tuning, simulation);
+            return WorkloadRunner.simulate(workload, tuning, simulation);
         }
-        return row.source().simulate(row.workload().parameters(), tuning, simulation.memoryModel(true));
+        return row.source().simulate(workload.parameters(), tuning, simulation.memoryModel(true));
     }
 
     private static double score(SimulatedRun run, List<String> failures) {

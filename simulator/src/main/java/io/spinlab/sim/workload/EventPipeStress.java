@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * {@code reservation} knob picks the reservation under the manager's lock or the lockless one.
  *
  * <p>Score ({@code score}): events read per ms ({@code read}, the default) or write attempts per
- * ms ({@code attempted}), both counted inside the window; the run is the same either way, only
- * what the score counts differs. Metrics: {@code threads} and {@code writers} (the same),
+ * ms ({@code attempted}), both counted inside the window; the run is the same either way (the
+ * same event-log digest), only what the score counts differs ({@link ScoreChoice}). Metrics: {@code threads} and {@code writers} (the same),
  * {@code attempted}, {@code written}, {@code dropped}, {@code read} (inside the window),
  * {@code efficiency} = read / (read + dropped) inside the window, the manager's
  * {@code lockAcquisitions} and {@code dropPathLockAcquisitions}, and over the whole run
@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  * milliseconds, so experiments scale the limit and the interval down (saturation is what
  * matters: writers that fail to get a buffer).
  */
-public final class EventPipeStress extends WindowedWorkload {
+public final class EventPipeStress extends WindowedWorkload implements ScoreChoice {
     /*
      * Implementation notes
      *
@@ -51,13 +51,19 @@ public final class EventPipeStress extends WindowedWorkload {
      * drains it, so that the totals can be checked (read = written, gaps = drops).
      *
      * Counting: in-window tallies are plain fields of one writer each (Tally), read by the
-     * controller after the join, whose countdown orders them.
+     * controller after the join, whose countdown orders them; the reader counts its in-window
+     * events in a plain field of its own. The score is taken from them after the run, not from
+     * MeasuredRun's counters, so that the run does the same whatever `score` chooses (one
+     * simulation scores both; ScoreChoice). Until 2026-12-05 the chosen count also went
+     * through MeasuredRun's padded counters: two more shared-memory accesses per write attempt
+     * under score=attempted, which made the two choices different runs.
      */
 
     public static final String NAME = "eventpipe-stress";
 
     /** What the score counts. */
     public enum Score {
+        // Declaration order is the index into the run's counts (see run).
         /** Events the reader delivered inside the window. */
         READ,
         /** Write attempts that began inside the window. */
@@ -206,24 +212,21 @@ public final class EventPipeStress extends WindowedWorkload {
             EventWriter writer = eventWriters[w];
             Tally tally = tallies[w];
             byte[] payload = new byte[payloadBytes];
-            run.start("writer-" + w, slot -> write(run, writer, payload, tally, slot, writersDone));
+            run.start("writer-" + w, slot -> write(run, writer, payload, tally, writersDone));
         }
-        Drain drain = new Drain(run, manager.reader(), score == Score.READ);
-        run.start("reader", slot -> drain.run(platform, slot, readerIntervalNanos, writersDone, manager));
+        Drain drain = new Drain(run, manager.reader());
+        run.start("reader", slot -> drain.run(platform, readerIntervalNanos, writersDone, manager));
         WorkloadResult measured = run.measure(this, () -> { });
         return withMetrics(measured, writers, tallies, drain, manager.diagnostics());
     }
 
-    private void write(MeasuredRun run, EventWriter writer, byte[] payload, Tally tally, int slot,
+    private static void write(MeasuredRun run, EventWriter writer, byte[] payload, Tally tally,
             CountdownEvent writersDone) {
         try {
             while (run.running()) {
                 long now = run.tick();
                 WriteOutcome outcome = writer.write(payload);
                 tally.record(outcome, run.inWindow(now));
-                if (score == Score.ATTEMPTED) {
-                    run.countAt(slot, now, 1);
-                }
             }
             writer.close();
         } finally {
@@ -263,8 +266,25 @@ public final class EventPipeStress extends WindowedWorkload {
         metrics.put("droppedTotal", (double) droppedTotal);
         metrics.put("readTotal", (double) drain.readTotal);
         metrics.put("gapsSeen", (double) drain.reader.dropsSeen());
-        return new WorkloadResult(measured.workload(), measured.parameters(), measured.platform(),
-                measured.operations(), measured.elapsedNanos(), metrics);
+        // The same instructions whatever the score counts (an index, not a branch): the run stays one simulation.
+        long[] counted = {drain.readInWindow, attempted};
+        long operations = counted[score.ordinal()];
+        return new WorkloadResult(measured.workload(), measured.parameters(), measured.platform(), operations,
+                measured.elapsedNanos(), metrics);
+    }
+
+    /** {@inheritDoc} Here {@code score=read}: the run counts both, in the {@code read} and {@code attempted} metrics. */
+    @Override
+    public String sharedRunParameters() {
+        return new EventPipeStress(threads(), payloadBytes, limitBytes, readerIntervalNanos, Score.READ, window())
+                .parameters();
+    }
+
+    @Override
+    public WorkloadResult scoredFrom(WorkloadResult sharedRun) {
+        double counted = sharedRun.metric(score == Score.READ ? "read" : "attempted");
+        return new WorkloadResult(NAME, parameters(), sharedRun.platform(), (long) counted, sharedRun.elapsedNanos(),
+                sharedRun.metrics());
     }
 
     /** One writer's outcomes: inside the window, and over the whole run. Written by its writer only. */
@@ -295,21 +315,17 @@ public final class EventPipeStress extends WindowedWorkload {
     private static final class Drain implements EventConsumer {
         private final MeasuredRun run;
         private final EventReader reader;
-        private final boolean countReads;
         private final byte[] sink = new byte[MAX_PAYLOAD];
-        private int slot;
         long readInWindow;
         long readTotal;
 
-        Drain(MeasuredRun run, EventReader reader, boolean countReads) {
+        Drain(MeasuredRun run, EventReader reader) {
             this.run = run;
             this.reader = reader;
-            this.countReads = countReads;
         }
 
-        void run(Platform platform, int readerSlot, long intervalNanos, CountdownEvent writersDone,
-                EventBufferManager manager) throws InterruptedException {
-            this.slot = readerSlot;
+        void run(Platform platform, long intervalNanos, CountdownEvent writersDone, EventBufferManager manager)
+                throws InterruptedException {
             while (run.running()) {
                 int delivered = reader.read(this);
                 if (delivered == 0) {
@@ -335,9 +351,6 @@ public final class EventPipeStress extends WindowedWorkload {
             readTotal++;
             if (run.inWindow(now)) {
                 readInWindow++;
-                if (countReads) {
-                    run.countAt(slot, now, 1);
-                }
             }
         }
     }

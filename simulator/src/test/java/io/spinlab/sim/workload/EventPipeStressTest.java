@@ -82,4 +82,28 @@ class EventPipeStressTest {
         assertThat(result.operations()).isEqualTo((long) result.metric("attempted"));
         assertThat(result.parameters()).contains("score=attempted").contains("limit=1mb");
     }
+
+    /**
+     * What the score counts does not change the run (ScoreChoice): both choices give one event-log
+     * digest, and each is the shared run counted its way.
+     */
+    @Test
+    void shouldRunTheSameSimulationWhateverTheScoreCounts() {
+        Simulation.Builder simulation = Simulation.builder(MACBOOK).seed(3).memoryModel(true);
+        SimulatedRun read = WorkloadRunner.simulate(EventPipeStress.NAME, SATURATED + ",score=read", Tuning.current(),
+                simulation);
+        SimulatedRun attempted = WorkloadRunner.simulate(EventPipeStress.NAME, SATURATED + ",score=attempted",
+                Tuning.current(), Simulation.builder(MACBOOK).seed(3).memoryModel(true));
+        EventPipeStress readWorkload = (EventPipeStress) Workloads.create(EventPipeStress.NAME, SATURATED + ",score=read");
+        EventPipeStress attemptedWorkload = (EventPipeStress) Workloads.create(EventPipeStress.NAME,
+                SATURATED + ",score=attempted");
+
+        assertThat(attempted.simulation().digest()).isEqualTo(read.simulation().digest());
+        assertThat(attemptedWorkload.sharedRunParameters()).isEqualTo(readWorkload.sharedRunParameters())
+                .isEqualTo(readWorkload.parameters());
+        assertThat(attemptedWorkload.scoredFrom(read.result())).isEqualTo(attempted.result());
+        assertThat(readWorkload.scoredFrom(read.result())).isEqualTo(read.result());
+        assertThat(attempted.result().operations()).isEqualTo((long) read.result().metric("attempted"))
+                .isGreaterThan(read.result().operations());
+    }
 }
