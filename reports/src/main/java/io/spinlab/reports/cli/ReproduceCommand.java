@@ -58,6 +58,9 @@ final class ReproduceCommand implements Callable<Integer> {
     private MeasurementOptions measurement;
 
     @Mixin
+    private WindowOptions windows;
+
+    @Mixin
     private ProgressOptions progress;
 
     @Spec
@@ -76,7 +79,7 @@ final class ReproduceCommand implements Callable<Integer> {
                     + "per processor) or 1.." + MAX_PARALLELISM);
         }
         List<Experiment> plan = names.stream().map(Experiments::byName).map(this::maybeQuick)
-                .map(measurement::apply).toList();
+                .map(measurement::apply).map(windows::apply).toList();
         ReportWriter.prepare(out);
         int threads = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
         Map<Experiment, List<ExperimentRow>> results = new LinkedHashMap<>();

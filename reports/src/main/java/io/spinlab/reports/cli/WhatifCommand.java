@@ -98,6 +98,9 @@ final class WhatifCommand implements Callable<Integer> {
     private MeasurementOptions measurement;
 
     @Mixin
+    private WindowOptions windows;
+
+    @Mixin
     private ProgressOptions progress;
 
     @Spec
@@ -216,7 +219,7 @@ final class WhatifCommand implements Callable<Integer> {
         }
         Experiment sweep = new Experiment("whatif", "PAUSE cycles × processors on " + baseMachine.name(),
                 leftTuning, rightTuning, rows, List.of()).withMemoryModel(!fast);
-        sweep = measurement.apply(sweep);
+        sweep = windows.apply(measurement.apply(sweep));
         if (fast) {
             text.println(RunCommand.FAST_MODE_WARNING);
         }

@@ -44,9 +44,14 @@ import java.util.function.Predicate;
  */
 public final class Experiment {
 
-    /** Limits of one simulated run: generous, so that hitting one is a finding, not routine. */
+    /**
+     * Limits of one simulated run: generous, so that hitting one is a finding, not routine. The
+     * steps: EventPipe's 33 threads on the 96-processor Ivy Bridge take about 10 M scheduling
+     * events per virtual ms, so a ten-slice window after its warm-up (50 ms) needs about 500 M
+     * (400 M, the limit until 2026-12-05, ran out at 41 ms).
+     */
     static final Budgets ROW_BUDGETS = Budgets.defaults().withMaxVirtualNanos(2_000_000_000L)
-            .withMaxSteps(400_000_000L).withMaxWallMillis(300_000L);
+            .withMaxSteps(1_000_000_000L).withMaxWallMillis(300_000L);
 
     private final String name;
     private final String description;
@@ -59,6 +64,7 @@ public final class Experiment {
     private final int seeds;
     private final boolean noise;
     private final boolean extendWindows;
+    private final boolean settle;
 
     /**
      * @param name             the experiment's fixed name
@@ -70,14 +76,15 @@ public final class Experiment {
      */
     public Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
             List<String> publishedSummary) {
-        this(name, description, left, right, rows, publishedSummary, Map.of(), true, 1, false, true);
+        this(name, description, left, right, rows, publishedSummary, Map.of(), true, 1, false, true, false);
     }
 
     private Experiment(String name, String description, Tuning left, Tuning right, List<PlannedRow> rows,
             List<String> publishedSummary, Map<String, Published> publishedTotals, boolean memoryModel, int seeds,
-            boolean noise, boolean extendWindows) {
+            boolean noise, boolean extendWindows, boolean settle) {
         this.memoryModel = memoryModel;
         this.extendWindows = extendWindows;
+        this.settle = settle;
         this.seeds = seeds;
         this.noise = noise;
         this.publishedTotals = Collections.unmodifiableMap(new LinkedHashMap<>(publishedTotals));
@@ -134,7 +141,7 @@ public final class Experiment {
         Map<String, Published> totals = new LinkedHashMap<>(publishedTotals);
         totals.put(machine, total);
         return new Experiment(name, description, left, right, rows, publishedSummary, totals, memoryModel, seeds,
-                noise, extendWindows);
+                noise, extendWindows, settle);
     }
 
     /**
@@ -152,7 +159,7 @@ public final class Experiment {
             }
         });
         return new Experiment(name, description, left, right, kept, publishedSummary, totals, memoryModel, seeds,
-                noise, extendWindows);
+                noise, extendWindows, settle);
     }
 
     /**
@@ -167,7 +174,7 @@ public final class Experiment {
      */
     public Experiment withMemoryModel(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, on, seeds,
-                noise, extendWindows);
+                noise, extendWindows, settle);
     }
 
     /**
@@ -185,7 +192,7 @@ public final class Experiment {
         List<PlannedRow> scaled = rows.stream().map(r -> new PlannedRow(scaleWindow(r, factor), r.machine(),
                 r.published(), r.seed(), r.source())).toList();
         return new Experiment(name, description, left, right, scaled, publishedSummary, publishedTotals,
-                memoryModel, seeds, noise, extendWindows);
+                memoryModel, seeds, noise, extendWindows, settle);
     }
 
     private static Workload scaleWindow(PlannedRow row, double factor) {
@@ -218,7 +225,7 @@ public final class Experiment {
             throw new IllegalArgumentException("seeds = " + count + " is out of range; allowed 1.." + MAX_SEEDS);
         }
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
-                count, noise, extendWindows);
+                count, noise, extendWindows, settle);
     }
 
     /** How many seeds each row runs over. */
@@ -232,7 +239,7 @@ public final class Experiment {
      */
     public Experiment withNoise(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
-                seeds, on, extendWindows);
+                seeds, on, extendWindows, settle);
     }
 
     /** Whether simulations run with noise; see {@link #withNoise}. */
@@ -263,12 +270,31 @@ public final class Experiment {
      */
     public Experiment withWindowExtension(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
-                seeds, noise, on);
+                seeds, noise, on, settle);
     }
 
     /** Whether rows that count too few operations run again over a longer window; see {@link #withWindowExtension}. */
     public boolean windowExtension() {
         return extendWindows;
+    }
+
+    /**
+     * This experiment with or without settled windows (off by default): with them, a row whose
+     * planned window left a side's score unsettled over the seeds ({@link ExperimentRow#unsettled()}:
+     * its 95 % interval wider than ±{@value ExperimentRow#SETTLED_PERCENT} % of its mean, or a
+     * single seed, which has no interval) also runs again over {@value #EXTENDED_WINDOW_SLICES}
+     * time slices, as a row that counted too few operations does ({@link #withWindowExtension},
+     * which must be on). So every row is either settled or measured over ten slices, and no single
+     * preemption decides it; it costs the second window's run for every unsettled row.
+     */
+    public Experiment withSettledWindows(boolean on) {
+        return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
+                seeds, noise, extendWindows, on);
+    }
+
+    /** Whether unsettled rows run again over a longer window; see {@link #withSettledWindows}. */
+    public boolean settledWindows() {
+        return settle;
     }
 
     /** Runs every row on one thread per available processor. */
@@ -405,12 +431,17 @@ public final class Experiment {
     }
 
     private boolean needsLongerWindow(ExperimentRow row) {
-        return extendWindows && row.completed() && row.notMeasurable().isPresent();
+        return extendWindows && row.completed() && whyLonger(row).isPresent();
     }
 
-    private static String windowExtensionNote(ExperimentRow earlier) {
-        return "extended from " + windowParameters(earlier.parameters()) + ", where "
-                + earlier.notMeasurable().orElseThrow();
+    /** Why {@code row} needs a longer window: too few operations, or (with settled windows) an unsettled score. */
+    private Optional<String> whyLonger(ExperimentRow row) {
+        Optional<String> tooFew = row.notMeasurable();
+        return tooFew.isPresent() || !settle ? tooFew : row.unsettled();
+    }
+
+    private String windowExtensionNote(ExperimentRow earlier) {
+        return "extended from " + windowParameters(earlier.parameters()) + ", where " + whyLonger(earlier).orElseThrow();
     }
 
     /** The {@code warmup=…,window=…} part of a parameter text. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,6 +54,9 @@ public record ExperimentRow(String experiment, String workload, String machine, 
 
     /** Fewer operations than this in a window make no score: a 0 or 1 says nothing about the primitive. */
     public static final long MIN_OPERATIONS = 100;
+
+    /** A score is settled when its 95 % interval over the seeds lies within this many per cent of its mean. */
+    public static final int SETTLED_PERCENT = 5;
 
 
     public ExperimentRow {
@@ -239,6 +243,43 @@ public record ExperimentRow(String experiment, String workload, String machine, 
             return OptionalDouble.empty();
         }
         return OptionalDouble.of(Math.exp(Math.abs(Math.log(rightScore / leftScore) - Math.log(publishedRatio))));
+    }
+
+    /**
+     * Why a side's score is not settled over the seeds, if it is not: its 95 % interval
+     * ({@link Spread}, Student's t over the seeds) is wider than ±{@value #SETTLED_PERCENT} % of
+     * the interval's centre, the mean; e.g. {@code the left score's 95 % interval is ±12.3 % of
+     * its mean over 3 seeds (wider than ±5 %)}. A single seed has no interval, so it is never
+     * settled. Empty for a settled or a failed row.
+     */
+    public Optional<String> unsettled() {
+        if (!completed()) {
+            return Optional.empty();
+        }
+        if (seeds.size() < 2) {
+            return Optional.of("one seed gives the score no interval");
+        }
+        List<String> sides = new ArrayList<>();
+        unsettled("left", leftScores).ifPresent(sides::add);
+        unsettled("right", rightScores).ifPresent(sides::add);
+        if (sides.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(String.join(" and ", sides) + " over " + seeds.size() + " seeds (wider than ±"
+                + SETTLED_PERCENT + " %)");
+    }
+
+    private static Optional<String> unsettled(String side, List<Double> scores) {
+        Spread spread = Spread.of(scores);
+        double mean = (spread.low95() + spread.high95()) / 2;
+        double halfWidth = (spread.high95() - spread.low95()) / 2;
+        if (mean > 0 && halfWidth <= mean * SETTLED_PERCENT / 100.0) {
+            return Optional.empty();
+        }
+        String width = mean > 0 ? String.format(Locale.ROOT, "±%.1f %% of its mean", 100 * halfWidth / mean)
+                : String.format(Locale.ROOT, "%.1f to %.1f around a mean of %.1f", spread.low95(), spread.high95(),
+                        mean);
+        return Optional.of("the " + side + " score's 95 % interval is " + width);
     }
 
     /** True when both runs completed. */

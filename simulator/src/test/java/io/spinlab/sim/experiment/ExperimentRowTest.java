@@ -194,4 +194,28 @@ class ExperimentRowTest {
         assertThat(one.neutral()).isFalse();
         assertThat(one.leftSpread().orElseThrow().values()).containsExactly(100.0);
     }
+
+    /**
+     * A side's score settles when its 95 % interval over the seeds is within ±5 % of its mean:
+     * 90, 100, 110 has a standard deviation of 10, so 4.303 × 10 / √3 = ±24.8 %; 99, 100, 101 ±2.5 %.
+     */
+    @Test
+    void shouldCallAScoreSettledOnlyWhenItsIntervalIsWithinFivePerCentOfItsMean() {
+        Published claim = Published.delta(30, "a PR");
+        List<Double> flat = List.of(100.0, 100.0, 100.0);
+        List<Double> close = List.of(99.0, 100.0, 101.0);
+        List<Double> wide = List.of(90.0, 100.0, 110.0);
+
+        assertThat(seeded(claim, flat, close).unsettled()).isEmpty();
+        assertThat(seeded(claim, flat, wide).unsettled())
+                .contains("the right score's 95 % interval is ±24.8 % of its mean over 3 seeds (wider than ±5 %)");
+        assertThat(seeded(claim, wide, wide).unsettled()).contains("the left score's 95 % interval is ±24.8 % of its "
+                + "mean and the right score's 95 % interval is ±24.8 % of its mean over 3 seeds (wider than ±5 %)");
+        assertThat(seeded(claim, List.of(0.0, 0.0, 0.0), flat).unsettled())
+                .contains("the left score's 95 % interval is 0.0 to 0.0 around a mean of 0.0 over 3 seeds (wider "
+                        + "than ±5 %)");
+        assertThat(row(100, 100, 1_000, 1_000, Optional.empty()).unsettled())
+                .contains("one seed gives the score no interval");
+        assertThat(row(Double.NaN, 100, -1, 1_000, Optional.of("deadlock")).unsettled()).isEmpty();
+    }
 }

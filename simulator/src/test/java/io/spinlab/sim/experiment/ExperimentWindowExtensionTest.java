@@ -82,4 +82,27 @@ class ExperimentWindowExtensionTest {
         assertThat(row.windowExtended()).isEmpty();
         assertThat(row.parameters()).isEqualTo(planned.workload().parameters());
     }
+
+    /**
+     * With settled windows, a row that counted enough but whose score did not settle over its
+     * seeds also runs again over ten slices, and says why; without them it runs once.
+     */
+    @Test
+    void shouldRunARowWhoseScoreDidNotSettleAgainOverTheLongerWindowWhenAskedTo() {
+        PlannedRow planned = row(new Window(1_000_000, 3_000_000));
+        Experiment experiment = experimentOf(planned).withSeeds(3).withNoise(true);
+        ExperimentRow once = experiment.run(new ProgressListener() { }, 2).getFirst();
+        assertThat(once.notMeasurable()).isEmpty();
+        assertThat(once.unsettled()).isPresent();
+        assertThat(once.windowExtended()).isEmpty();
+
+        ExperimentRow row = experiment.withSettledWindows(true).run(new ProgressListener() { }, 2).getFirst();
+
+        assertThat(row.parameters()).isEqualTo("threads=1pc,delay=0,warmup=1ms,window=4ms");
+        assertThat(row.windowExtended()).contains("extended from warmup=1ms,window=3ms, where "
+                + once.unsettled().orElseThrow());
+        ExperimentRow direct = experiment.runRow(Experiment.longerWindow(planned).orElseThrow());
+        assertThat(row.leftScores()).isEqualTo(direct.leftScores());
+        assertThat(row.rightScores()).isEqualTo(direct.rightScores());
+    }
 }
