@@ -70,9 +70,10 @@ class MemoryModelTest {
     void shouldMakeAReaderWaitWhenAnotherCoreHoldsTheLineForAnAtomic() {
         model.access(0, object, 12, READ_MODIFY_WRITE, 0);
 
-        // the read's request waits at the holder until the atomic ends, then the data comes back
-        // in the second half of a transfer
-        assertThat(model.access(2, object, 12, READ, 1_000)).isEqualTo(transfer + atomic - 1_000 + transfer / 2);
+        // the read's request waits at the line's home until the atomic ends, then crosses to the
+        // holder and back: a whole transfer; the holder keeps the line until the request reaches it
+        assertThat(model.access(2, object, 12, READ, 1_000)).isEqualTo(transfer + atomic - 1_000 + transfer);
+        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, transfer + atomic)).isEqualTo(atomic);
     }
 
     @Test
@@ -125,15 +126,14 @@ class MemoryModelTest {
         assertThat(model.access(2, object, 12, WRITE, 100_000)).isEqualTo(hit);
         assertThat(model.storesDoneAt(2)).isEqualTo(100_000 + transfer + hit);
         // the reader keeps its copy until the store's request reaches it, half-way through the
-        // transfer (the handover); from then on its load's request reaches the writer's core while
-        // the store is still completing, waits there for it, and brings the line back in the
-        // second half of a transfer
+        // transfer (the handover); from then on its load's request waits at the line's home until
+        // the store completes, then crosses to the writer's core and back: a whole transfer
         assertThat(model.access(0, object, 12, READ, 100_000 + hit)).isEqualTo(hit);
         assertThat(model.access(0, object, 12, READ, 100_000 + transfer / 2))
-                .isEqualTo(transfer / 2 + hit + transfer / 2);
-        // the buffered store's wait is not a stall of its processor; the load's wait at the
-        // holder (the store's last hit) is
-        assertThat(model.metrics().stallPicos()).isEqualTo(hit);
+                .isEqualTo(transfer / 2 + hit + transfer);
+        // the buffered store's wait is not a stall of its processor; the load's wait for the
+        // store to complete is
+        assertThat(model.metrics().stallPicos()).isEqualTo(transfer / 2 + hit);
     }
 
     @Test
@@ -180,7 +180,7 @@ class MemoryModelTest {
         // the second store hits its line but completes only after the first
         assertThat(model.storesDoneAt(2)).isEqualTo(100_000 + transfer + hit);
         assertThat(model.access(0, own, 12, READ, 100_000 + 2 * hit))
-                .isEqualTo(transfer + hit - 2 * hit + transfer / 2);
+                .isEqualTo(transfer + hit - 2 * hit + transfer);
     }
 
     @Test
@@ -217,15 +217,19 @@ class MemoryModelTest {
     @Test
     void shouldTrackManyCoresWhenMachineHasMoreThanSixtyFour() {
         MemoryModel big = new MemoryModel(MachinePresets.byName("manycore-256"));
+        long transfer = big.transferPicos();
+        long hit = big.hitPicos();
         assertThat(big.coreOf(200)).isEqualTo(100);
         big.access(200, object, 12, READ, 0);
-        big.access(3, object, 12, READ, 0);
+        big.access(3, object, 12, READ, transfer);
 
-        assertThat(big.access(200, object, 12, READ, 0)).isEqualTo(big.hitPicos());
-        assertThat(big.access(3, object, 12, WRITE, 0)).isEqualTo(big.hitPicos());
-        assertThat(big.storesDoneAt(3)).isEqualTo(big.transferPicos() + big.hitPicos());
-        assertThat(big.access(200, object, 12, READ, big.hitPicos()))
-                .isEqualTo(big.transferPicos() + big.transferPicos() / 2);
+        assertThat(big.access(200, object, 12, READ, 2 * transfer)).isEqualTo(hit);
+        assertThat(big.access(3, object, 12, WRITE, 2 * transfer)).isEqualTo(hit);
+        assertThat(big.storesDoneAt(3)).isEqualTo(3 * transfer + hit);
+        // core 100 (the second word of the sharer sets) keeps its copy until the invalidation arrives
+        assertThat(big.access(200, object, 12, READ, 2 * transfer + transfer / 2 - 1)).isEqualTo(hit);
+        assertThat(big.access(200, object, 12, READ, 2 * transfer + transfer / 2))
+                .isEqualTo(transfer + hit + transfer / 2);
     }
 
     @Test
