@@ -20,9 +20,11 @@ import java.util.Objects;
  * @param lineTransferAfterNs the line transfer measured again after the points' real-thread runs, ns (NaN
  *                   when not measured): the profile has the figure measured before them, and on a virtual
  *                   machine whose processors move between the host's cores the two can differ severalfold
+ * @param casLoop    a contended read-then-CAS loop on real threads and simulated ({@link ContendedCasCheck})
  */
 public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points,
-                                HostCosts costs, BytecodeCost bytecode, double lineTransferAfterNs) {
+                                HostCosts costs, BytecodeCost bytecode, double lineTransferAfterNs,
+                                ContendedCasCheck casLoop) {
 
     /** Ratio of the two line-transfer measurements beyond which {@link #lineTransferMoved()} says they differ. */
     public static final double LINE_TRANSFER_TOLERANCE = 2.0;
@@ -31,12 +33,19 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(costs, "costs");
         Objects.requireNonNull(bytecode, "bytecode");
+        Objects.requireNonNull(casLoop, "casLoop");
         points = List.copyOf(points);
+    }
+
+    /** A result without the contended CAS loop's check. */
+    public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs,
+            BytecodeCost bytecode, double lineTransferAfterNs) {
+        this(host, nsPerPause, points, costs, bytecode, lineTransferAfterNs, ContendedCasCheck.unmeasured());
     }
 
     /** A result without a bytecode measurement and without the second line-transfer measurement. */
     public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs) {
-        this(host, nsPerPause, points, costs, BytecodeCost.unmeasured(), Double.NaN);
+        this(host, nsPerPause, points, costs, BytecodeCost.unmeasured(), Double.NaN, ContendedCasCheck.unmeasured());
     }
 
     /**

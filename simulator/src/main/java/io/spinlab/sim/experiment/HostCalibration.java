@@ -271,6 +271,7 @@ public final class HostCalibration {
         MachineProfile measured = hostProfile(ns, costs);
         BytecodeCost bytecode = BytecodeCost.measure(measured);
         MachineProfile host = withBytecodeCost(measured, bytecode);
+        ContendedCasCheck casLoop = ContendedCasCheck.measure(host);
         List<CalibrationPoint> points = new ArrayList<>();
         int threads = Math.max(1, Math.min(settings.seeds(), Runtime.getRuntime().availableProcessors()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
@@ -300,7 +301,7 @@ public final class HostCalibration {
         } finally {
             pool.shutdownNow();
         }
-        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer());
+        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop);
     }
 
     /**

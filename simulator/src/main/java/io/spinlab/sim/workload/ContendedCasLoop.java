@@ -1,0 +1,135 @@
+package io.spinlab.sim.workload;
+
+import io.spinlab.impl.event.ManualResetEvent;
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.platform.Platform;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * N threads each make S successful read-then-CAS increments of one shared word, the loop at the
+ * heart of every lock-free counter, stack and queue. The word also carries the index of the thread
+ * that wrote it last, so a thread sees when the word's cache line came to it from another: what
+ * the coherence protocol does with a contended line shows in how many CASes a thread completes
+ * before another takes the line, and how many it loses. Score: successes per ms, from the first
+ * thread's start to the last one's end. Metrics: {@value #FAILURES} (CASes that lost a race) and
+ * {@value #OWNER_CHANGES} (reads that found another thread's write), over all threads.
+ *
+ * <p>{@code calibrate}'s check of the memory model's queued-request rule ({@code ContendedCasCheck}):
+ * the same loop on real threads and in the simulator of the host's profile. Not one of the named
+ * workloads: it has no spinning and no tuning to compare.
+ */
+public final class ContendedCasLoop implements Workload {
+
+    /** Metric: CASes that failed, over all threads. */
+    public static final String FAILURES = "failures";
+    /** Metric: reads that found the word last written by another thread, over all threads. */
+    public static final String OWNER_CHANGES = "ownerChanges";
+    /** Most threads: the writer's index lives in the word's low bits. */
+    public static final int MAX_THREADS = 64;
+
+    private static final long JOIN_TIMEOUT_SECONDS = 600;
+
+    private final int threads;
+    private final int successesPerThread;
+
+    /**
+     * @param threads            threads, 1 to {@value #MAX_THREADS}
+     * @param successesPerThread successful CASes each thread makes, 1 or more
+     */
+    public ContendedCasLoop(int threads, int successesPerThread) {
+        if (threads < 1 || threads > MAX_THREADS || successesPerThread < 1) {
+            throw new IllegalArgumentException("threads = " + threads + ", successes = " + successesPerThread
+                    + "; allowed threads 1 to " + MAX_THREADS + " and successes 1 or more");
+        }
+        this.threads = threads;
+        this.successesPerThread = successesPerThread;
+    }
+
+    @Override
+    public String name() {
+        return "contended-cas-loop";
+    }
+
+    @Override
+    public String parameters() {
+        return "threads=" + threads + ",successes=" + successesPerThread;
+    }
+
+    @Override
+    public WorkloadResult run(SpinContext context) throws InterruptedException {
+        Platform platform = context.platform();
+        Word word = new Word();
+        long[] begin = new long[threads];
+        long[] end = new long[threads];
+        long[] failures = new long[threads];
+        long[] ownerChanges = new long[threads];
+        ManualResetEvent start = new ManualResetEvent(context);
+        WorkerGroup group = new WorkerGroup(context, threads);
+        for (int t = 0; t < threads; t++) {
+            int index = t;
+            group.start("cas-" + t, () -> {
+                start.await();
+                begin[index] = platform.nanoTime();
+                long failed = 0;
+                long changes = 0;
+                for (int done = 0; done < successesPerThread; ) {
+                    long seen = word.value;
+                    if (seen != 0 && seen % MAX_THREADS != index) {
+                        changes++;
+                    }
+                    if (Word.VALUE.compareAndSet(word, seen, (seen / MAX_THREADS + 1) * MAX_THREADS + index)) {
+                        done++;
+                    } else {
+                        failed++;
+                    }
+                }
+                end[index] = platform.nanoTime();
+                failures[index] = failed;
+                ownerChanges[index] = changes;
+            });
+        }
+        start.set();
+        group.join(JOIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        long successes = (long) threads * successesPerThread;
+        if (word.value / MAX_THREADS != successes) {
+            throw new IllegalStateException("count = " + word.value / MAX_THREADS + ", expected " + successes);
+        }
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        long failed = 0;
+        long changes = 0;
+        for (int t = 0; t < threads; t++) {
+            first = Math.min(first, begin[t]);
+            last = Math.max(last, end[t]);
+            failed += failures[t];
+            changes += ownerChanges[t];
+        }
+        return new WorkloadResult(name(), parameters(), platform.toString(), successes, last - first,
+                Map.of(FAILURES, (double) failed, OWNER_CHANGES, (double) changes));
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    /** The shared word: count × {@link #MAX_THREADS} + the index of its last writer. */
+    static final class Word {
+        volatile long value;
+
+        // VarHandle mechanics
+        static final VarHandle VALUE;
+
+        static {
+            try {
+                VALUE = MethodHandles.lookup().findVarHandle(Word.class, "value", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+}
