@@ -49,10 +49,12 @@ public record ContendedCasCheck(Figures hardware, Figures simulated) {
      * @param nsPerSuccess            time per successful CAS over all threads, ns
      * @param successesPerOwnerChange successes per read that found the other thread's write
      * @param failuresPerSuccess      failed CASes per successful one
+     * @param longestLosingRun        the most CASes one thread lost in a row before it won one
      */
-    public record Figures(double nsPerSuccess, double successesPerOwnerChange, double failuresPerSuccess) {
+    public record Figures(double nsPerSuccess, double successesPerOwnerChange, double failuresPerSuccess,
+                          double longestLosingRun) {
 
-        static final Figures NONE = new Figures(Double.NaN, Double.NaN, Double.NaN);
+        static final Figures NONE = new Figures(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 
         /** The figures of one run of {@link ContendedCasLoop}. */
         public static Figures of(WorkloadResult result) {
@@ -60,7 +62,8 @@ public record ContendedCasCheck(Figures hardware, Figures simulated) {
             double changes = result.metric(ContendedCasLoop.OWNER_CHANGES);
             return new Figures(result.elapsedNanos() / successes,
                     changes == 0 ? Double.POSITIVE_INFINITY : successes / changes,
-                    result.metric(ContendedCasLoop.FAILURES) / successes);
+                    result.metric(ContendedCasLoop.FAILURES) / successes,
+                    result.metric(ContendedCasLoop.LONGEST_LOSING_RUN));
         }
 
         /** The figures with the median time per success (the upper median of an even count). */
@@ -113,9 +116,10 @@ public record ContendedCasCheck(Figures hardware, Figures simulated) {
             return "not measured (it needs " + THREADS + " cores)";
         }
         return String.format(Locale.ROOT, "%d threads in a read-then-CAS loop on one word: this host %.1f ns per "
-                + "success, %.1f successes per change of writer, %.3f failed CASes per success (median of %d runs); "
-                + "simulated %.1f ns, %.1f, %.3f (median of %d seeds)", THREADS, hardware.nsPerSuccess(),
-                hardware.successesPerOwnerChange(), hardware.failuresPerSuccess(), HARDWARE_RUNS,
-                simulated.nsPerSuccess(), simulated.successesPerOwnerChange(), simulated.failuresPerSuccess(), SEEDS);
+                + "success, %.1f successes per change of writer, %.3f failed CASes per success, at most %.0f lost in a "
+                + "row (median of %d runs); simulated %.1f ns, %.1f, %.3f, %.0f (median of %d seeds)", THREADS,
+                hardware.nsPerSuccess(), hardware.successesPerOwnerChange(), hardware.failuresPerSuccess(),
+                hardware.longestLosingRun(), HARDWARE_RUNS, simulated.nsPerSuccess(),
+                simulated.successesPerOwnerChange(), simulated.failuresPerSuccess(), simulated.longestLosingRun(), SEEDS);
     }
 }

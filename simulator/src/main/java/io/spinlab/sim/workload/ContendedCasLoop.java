@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
  * the coherence protocol does with a contended line shows in how many CASes a thread completes
  * before another takes the line, and how many it loses. Score: successes per ms, from the first
  * thread's start to the last one's end. Metrics: {@value #FAILURES} (CASes that lost a race) and
- * {@value #OWNER_CHANGES} (reads that found another thread's write), over all threads.
+ * {@value #OWNER_CHANGES} (reads that found another thread's write), over all threads, and
+ * {@value #LONGEST_LOSING_RUN} (the most CASes one thread lost in a row before it won one: how long
+ * the line's arbitration can leave a loser losing).
  *
  * <p>{@code calibrate}'s check of the memory model's queued-request rule ({@code ContendedCasCheck}):
  * the same loop on real threads and in the simulator of the host's profile. Not one of the named
@@ -28,6 +30,8 @@ public final class ContendedCasLoop implements Workload {
     public static final String FAILURES = "failures";
     /** Metric: reads that found the word last written by another thread, over all threads. */
     public static final String OWNER_CHANGES = "ownerChanges";
+    /** Metric: the most consecutive CASes any thread lost before it won one. */
+    public static final String LONGEST_LOSING_RUN = "longestLosingRun";
     /** Most threads: the writer's index lives in the word's low bits. */
     public static final int MAX_THREADS = 64;
 
@@ -67,6 +71,7 @@ public final class ContendedCasLoop implements Workload {
         long[] end = new long[threads];
         long[] failures = new long[threads];
         long[] ownerChanges = new long[threads];
+        long[] longestLosingRuns = new long[threads];
         ManualResetEvent start = new ManualResetEvent(context);
         WorkerGroup group = new WorkerGroup(context, threads);
         for (int t = 0; t < threads; t++) {
@@ -76,6 +81,8 @@ public final class ContendedCasLoop implements Workload {
                 begin[index] = platform.nanoTime();
                 long failed = 0;
                 long changes = 0;
+                long losing = 0;
+                long longestLosing = 0;
                 for (int done = 0; done < successesPerThread; ) {
                     long seen = word.value;
                     if (seen != 0 && seen % MAX_THREADS != index) {
@@ -83,13 +90,16 @@ public final class ContendedCasLoop implements Workload {
                     }
                     if (Word.VALUE.compareAndSet(word, seen, (seen / MAX_THREADS + 1) * MAX_THREADS + index)) {
                         done++;
+                        losing = 0;
                     } else {
                         failed++;
+                        longestLosing = Math.max(longestLosing, ++losing);
                     }
                 }
                 end[index] = platform.nanoTime();
                 failures[index] = failed;
                 ownerChanges[index] = changes;
+                longestLosingRuns[index] = longestLosing;
             });
         }
         start.set();
@@ -102,14 +112,17 @@ public final class ContendedCasLoop implements Workload {
         long last = Long.MIN_VALUE;
         long failed = 0;
         long changes = 0;
+        long longestLosing = 0;
         for (int t = 0; t < threads; t++) {
             first = Math.min(first, begin[t]);
             last = Math.max(last, end[t]);
             failed += failures[t];
             changes += ownerChanges[t];
+            longestLosing = Math.max(longestLosing, longestLosingRuns[t]);
         }
         return new WorkloadResult(name(), parameters(), platform.toString(), successes, last - first,
-                Map.of(FAILURES, (double) failed, OWNER_CHANGES, (double) changes));
+                Map.of(FAILURES, (double) failed, OWNER_CHANGES, (double) changes, LONGEST_LOSING_RUN,
+                        (double) longestLosing));
     }
 
     @Override
