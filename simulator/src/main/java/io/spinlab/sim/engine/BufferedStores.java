@@ -198,7 +198,7 @@ final class BufferedStores {
 
     /** Every store that commits at or before {@code time} is seen by all from now on. */
     void commitUpTo(long time) {
-        if (pending.isEmpty() || earliestCommit() > time) {
+        if (pending.isEmpty() || pending.get(0).commitAt > time) { // in commit order: the first commits first
             return;
         }
         SimThread x = viewer;
@@ -213,14 +213,6 @@ final class BufferedStores {
         if (x != null) {
             show(x);
         }
-    }
-
-    private long earliestCommit() {
-        long earliest = Long.MAX_VALUE;
-        for (Pending p : pending) {
-            earliest = Math.min(earliest, p.commitAt);
-        }
-        return earliest;
     }
 
     /** The end of a run: every store is seen. */

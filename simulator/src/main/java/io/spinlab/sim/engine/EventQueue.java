@@ -21,12 +21,23 @@ final class EventQueue {
      * The keys live beside the heap in two long arrays (times[i], seqs[i] are heap[i]'s), so a
      * comparison reads two arrays in order instead of following a pointer to each Event: a
      * sift touches contiguous memory. Same order, same events, same digests.
+     *
+     * The root is taken lazily: poll returns the root but leaves it in place, marked taken. In a
+     * simulation the next call is nearly always an add of the polled thread's next event, which
+     * lies a few nanoseconds ahead, before most of the queue: it goes into the root's place and
+     * sinks from there, usually by a level or two. Removing the root at once would have moved the
+     * last leaf to the top and down the whole height, and the new event would then have climbed
+     * the whole height back. Any other call (peek, poll, size) first completes the removal. The
+     * order of events is the same (the key is total), only the heap's arrangement differs.
      */
 
     private Event[] heap = new Event[64];
     private long[] times = new long[64];
     private long[] seqs = new long[64];
+    /** Entries in the heap, the taken root included while {@link #rootTaken}. */
     private int size;
+    /** The root was returned by poll and is still in place, waiting to be replaced or removed. */
+    private boolean rootTaken;
     private long nextSeq;
     private Event free;
 
@@ -44,6 +55,11 @@ final class EventQueue {
         e.kind = kind;
         e.thread = thread;
         e.token = token;
+        if (rootTaken) {
+            rootTaken = false;
+            siftDown(e, time, e.seq);
+            return;
+        }
         if (size == heap.length) {
             heap = Arrays.copyOf(heap, size * 2);
             times = Arrays.copyOf(times, size * 2);
@@ -54,22 +70,34 @@ final class EventQueue {
 
     /** Removes and returns the earliest event, or null when empty. */
     Event poll() {
+        removeTakenRoot();
         if (size == 0) {
             return null;
         }
-        Event first = heap[0];
+        rootTaken = true;
+        return heap[0];
+    }
+
+    /** The earliest event without removing it, or null. */
+    Event peek() {
+        removeTakenRoot();
+        return size == 0 ? null : heap[0];
+    }
+
+    /** Completes a poll: the last leaf replaces the taken root and sinks to its place. */
+    private void removeTakenRoot() {
+        if (!rootTaken) {
+            return;
+        }
+        rootTaken = false;
         int last = --size;
         Event moved = heap[last];
         heap[last] = null;
         if (size > 0) {
             siftDown(moved, times[last], seqs[last]);
+        } else {
+            heap[0] = null;
         }
-        return first;
-    }
-
-    /** The earliest event without removing it, or null. */
-    Event peek() {
-        return size == 0 ? null : heap[0];
     }
 
     /** Returns a popped event to the pool. */
@@ -80,11 +108,11 @@ final class EventQueue {
     }
 
     int size() {
-        return size;
+        return rootTaken ? size - 1 : size;
     }
 
     boolean isEmpty() {
-        return size == 0;
+        return size() == 0;
     }
 
     private void siftUp(int index, Event e, long time, long seq) {
