@@ -38,10 +38,13 @@ class CalibrateCommandTest {
         if (Runtime.getRuntime().availableProcessors() >= 2) {
             assertThat(out.toString()).containsPattern("line transfer measured again after the runs: [0-9]+ ns \\(the "
                     + "profile has the [0-9]+ ns measured before them\\)")
-                    .containsPattern("contended line: 2 threads in a read-then-CAS loop on one word: this host [0-9.]+ "
+                    // a shared host sometimes runs the two threads one after the other: such runs are left out
+                    .containsPattern("contended line: 2 threads in a read-then-CAS loop on one word: (this host [0-9.]+ "
                             + "ns per success, [0-9.]+ successes per change of writer, [0-9.]+ failed CASes per success, at "
-                            + "most [0-9]+ lost in a row \\(median of 5 runs\\); simulated [0-9.]+ ns, [0-9.]+, [0-9.]+, "
-                            + "[0-9]+ \\(median of 3 seeds\\)");
+                            + "most [0-9]+ lost in a row \\(median of [1-5] runs(; [1-9][0-9]* more left out, their threads "
+                            + "changed hands fewer than 100 times)?\\)|this host not measured \\(in none of 15 runs did "
+                            + "the threads change hands 100 times: they did not run side by side\\)); simulated [0-9.]+ ns, "
+                            + "[0-9.]+, [0-9.]+, [0-9]+ \\(median of 3 seeds\\)");
         } else {
             assertThat(out.toString()).doesNotContain("line transfer measured again")
                     .contains("contended line: not measured (it needs 2 cores)");

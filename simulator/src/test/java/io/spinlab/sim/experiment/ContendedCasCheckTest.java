@@ -37,6 +37,45 @@ class ContendedCasCheckTest {
         assertThat(Figures.median(List.of(slow, fast))).isEqualTo(slow);
     }
 
+    private static WorkloadResult run(long nanos, double changes, double failures) {
+        return new WorkloadResult("contended-cas-loop", "threads=2,successes=500000", "test", 1_000_000, nanos,
+                Map.of(ContendedCasLoop.FAILURES, failures, ContendedCasLoop.OWNER_CHANGES, changes,
+                        ContendedCasLoop.LONGEST_LOSING_RUN, 2.0));
+    }
+
+    /**
+     * Runs whose threads did not run side by side (here 2 and 99 changes of writer in a million successes,
+     * and the fastest, as an uncontended CAS is) are left out of the hardware median and counted; 100
+     * changes is enough to count.
+     */
+    @Test
+    void shouldLeaveOutRealRunsWhoseThreadsDidNotContend() {
+        List<WorkloadResult> hardware = List.of(run(6_300_000, 2, 0), run(17_000_000, 60_000, 65_000),
+                run(6_500_000, 99, 10), run(15_000_000, 70_000, 60_000), run(25_000_000, 100, 50));
+        List<WorkloadResult> simulated = List.of(run(26_000_000, 95_000, 47_000));
+
+        ContendedCasCheck check = ContendedCasCheck.of(hardware, simulated);
+
+        assertThat(check.hardwareRuns()).isEqualTo(3);
+        assertThat(check.uncontendedRuns()).isEqualTo(2);
+        assertThat(check.hardware().nsPerSuccess()).isEqualTo(17.0);
+        assertThat(check.describe()).contains("this host 17.0 ns per success, 16.7 successes per change of writer, "
+                + "0.065 failed CASes per success, at most 2 lost in a row (median of 3 runs; 2 more left out, their "
+                + "threads changed hands fewer than 100 times); simulated 26.0 ns");
+    }
+
+    @Test
+    void shouldSaySoWhenNoRealRunContended() {
+        ContendedCasCheck check = ContendedCasCheck.of(List.of(run(6_300_000, 2, 0), run(6_400_000, 3, 1)),
+                List.of(run(26_000_000, 95_000, 47_000)));
+
+        assertThat(check.measured()).isFalse();
+        assertThat(check.ran()).isTrue();
+        assertThat(check.describe()).isEqualTo("2 threads in a read-then-CAS loop on one word: this host not measured "
+                + "(in none of 2 runs did the threads change hands 100 times: they did not run side by side); "
+                + "simulated 26.0 ns, 10.5, 0.047, 2 (median of 3 seeds)");
+    }
+
     @Test
     void shouldDescribeBothSidesOrWhyItDidNotRun() {
         ContendedCasCheck check = new ContendedCasCheck(new Figures(17.46, 14.12, 0.0704, 3),
