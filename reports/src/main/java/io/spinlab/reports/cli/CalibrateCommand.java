@@ -87,6 +87,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         text.println("instruction clock: " + result.bytecode().describe());
         text.println("contended line: " + result.casLoop().describe());
+        text.println("yield behind busy threads: " + result.yields().describe());
         text.printf(Locale.ROOT, "each score: the median of %d real-thread runs and of %d simulated seeds, with "
                 + "their range%n", settings.repetitions(), settings.seeds());
         TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "hardware range", "simulated ops/ms",

@@ -49,6 +49,11 @@ class CalibrateCommandTest {
             assertThat(out.toString()).doesNotContain("line transfer measured again")
                     .contains("contended line: not measured (it needs 2 cores)");
         }
+        assertThat(out.toString()).containsPattern("yield behind busy threads: a busy thread on every processor and "
+                + "one more yielding: this host [0-9.]+ µs per yield on average, [0-9.]+ µs median, [0-9.]+ % away over "
+                + "100 µs, longest [0-9.]+ µs \\(median of 3 runs of 2000 yields\\); simulated [0-9.]+ µs per yield on "
+                + "average, [0-9.]+ µs median, [0-9.]+ % away over 100 µs, longest [0-9.]+ µs \\(median of 3 seeds of "
+                + "500\\)");
         assertThat(out.toString()).doesNotContain("semaphore-latency");
         MachineProfile host = MachineProfileFiles.load(profile);
         assertThat(host.name()).isEqualTo("host");

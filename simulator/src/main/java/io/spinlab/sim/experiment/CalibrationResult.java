@@ -21,10 +21,11 @@ import java.util.Objects;
  *                   when not measured): the profile has the figure measured before them, and on a virtual
  *                   machine whose processors move between the host's cores the two can differ severalfold
  * @param casLoop    a contended read-then-CAS loop on real threads and simulated ({@link ContendedCasCheck})
+ * @param yields     yields behind busy threads on real threads and simulated ({@link YieldCheck})
  */
 public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points,
                                 HostCosts costs, BytecodeCost bytecode, double lineTransferAfterNs,
-                                ContendedCasCheck casLoop) {
+                                ContendedCasCheck casLoop, YieldCheck yields) {
 
     /** Ratio of the two line-transfer measurements beyond which {@link #lineTransferMoved()} says they differ. */
     public static final double LINE_TRANSFER_TOLERANCE = 2.0;
@@ -34,18 +35,21 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
         Objects.requireNonNull(costs, "costs");
         Objects.requireNonNull(bytecode, "bytecode");
         Objects.requireNonNull(casLoop, "casLoop");
+        Objects.requireNonNull(yields, "yields");
         points = List.copyOf(points);
     }
 
-    /** A result without the contended CAS loop's check. */
+    /** A result without the contended CAS loop's check and the yield check. */
     public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs,
             BytecodeCost bytecode, double lineTransferAfterNs) {
-        this(host, nsPerPause, points, costs, bytecode, lineTransferAfterNs, ContendedCasCheck.unmeasured());
+        this(host, nsPerPause, points, costs, bytecode, lineTransferAfterNs, ContendedCasCheck.unmeasured(),
+                YieldCheck.unmeasured());
     }
 
     /** A result without a bytecode measurement and without the second line-transfer measurement. */
     public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs) {
-        this(host, nsPerPause, points, costs, BytecodeCost.unmeasured(), Double.NaN, ContendedCasCheck.unmeasured());
+        this(host, nsPerPause, points, costs, BytecodeCost.unmeasured(), Double.NaN, ContendedCasCheck.unmeasured(),
+                YieldCheck.unmeasured());
     }
 
     /**

@@ -272,6 +272,7 @@ public final class HostCalibration {
         BytecodeCost bytecode = BytecodeCost.measure(measured);
         MachineProfile host = withBytecodeCost(measured, bytecode);
         ContendedCasCheck casLoop = ContendedCasCheck.measure(host);
+        YieldCheck yields = YieldCheck.measure(host);
         List<CalibrationPoint> points = new ArrayList<>();
         int threads = Math.max(1, Math.min(settings.seeds(), Runtime.getRuntime().availableProcessors()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
@@ -301,7 +302,7 @@ public final class HostCalibration {
         } finally {
             pool.shutdownNow();
         }
-        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop);
+        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop, yields);
     }
 
     /**

@@ -1,0 +1,63 @@
+package io.spinlab.sim.experiment;
+
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.experiment.YieldCheck.Figures;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The yield check's figures and line on fixed inputs, and the simulated side's shape. */
+class YieldCheckTest {
+
+    @Test
+    void shouldTakeTheFiguresFromOneRunsYieldTimes() {
+        long[] yields = {1_500, 1_400, 4_000_000, 1_600, 1_500};
+
+        Figures figures = Figures.of(yields);
+
+        assertThat(figures.meanNs()).isEqualTo((1_500 + 1_400 + 4_000_000 + 1_600 + 1_500) / 5.0);
+        assertThat(figures.medianNs()).isEqualTo(1_500);
+        assertThat(figures.longShare()).isEqualTo(0.2);
+        assertThat(figures.longestNs()).isEqualTo(4_000_000);
+        assertThat(yields).containsExactly(1_500, 1_400, 4_000_000, 1_600, 1_500); // not sorted in place
+    }
+
+    @Test
+    void shouldReportTheRunWithTheMedianMeanAndDescribeBothSides() {
+        Figures low = new Figures(30_000, 1_500, 0.01, 4_000_000);
+        Figures middle = new Figures(56_400, 1_500, 0.019, 4_001_600);
+        Figures high = new Figures(90_000, 1_600, 0.03, 5_100_000);
+        assertThat(Figures.median(high, low, middle)).isEqualTo(middle);
+
+        YieldCheck check = new YieldCheck(middle, new Figures(4_003_600, 4_003_600, 1, 4_003_600));
+
+        assertThat(check.measured()).isTrue();
+        assertThat(check.describe()).isEqualTo("a busy thread on every processor and one more yielding: this host "
+                + "56.4 µs per yield on average, 1.5 µs median, 1.9 % away over 100 µs, longest 4001.6 µs (median of 3 "
+                + "runs of 2000 yields); simulated 4003.6 µs per yield on average, 4003.6 µs median, 100.0 % away over "
+                + "100 µs, longest 4003.6 µs (median of 3 seeds of 500)");
+        assertThat(YieldCheck.unmeasured().measured()).isFalse();
+        assertThat(YieldCheck.unmeasured().describe()).isEqualTo("not measured");
+    }
+
+    /**
+     * The simulator's Linux rule as it stands: with every processor busy, a yield always gives the
+     * processor to the busy thread queued there, which keeps it to the end of its slice, so each yield
+     * is away about one slice (the check exists to show this against the host's kernel).
+     */
+    @Test
+    void shouldGiveTheProcessorAwayForAboutASliceAtEveryYieldInTheSimulator() {
+        MachineProfile machine = MachinePresets.byName("future-pause-300").toBuilder().physicalCores(2)
+                .logicalProcessors(2).build();
+        long slice = Math.round(machine.timeSliceNs());
+
+        long[] yields = YieldCheck.simulate(machine, 1, 40);
+
+        assertThat(Arrays.stream(yields).min().orElseThrow()).isGreaterThan(slice / 2);
+        assertThat(Arrays.stream(yields).max().orElseThrow()).isLessThan(2 * slice);
+        assertThat(Figures.of(yields).longShare()).isEqualTo(1.0);
+    }
+}
