@@ -89,11 +89,14 @@ final class CalibrateCommand implements Callable<Integer> {
         text.println("contended line: " + result.casLoop().describe());
         text.println("yield behind busy threads: " + result.yields().describe());
         text.printf(Locale.ROOT, "each score: the median of %d real-thread runs and of %d simulated seeds, with "
-                + "their range%n", settings.repetitions(), settings.seeds());
+                + "their range; busy: the processors the runs kept busy over each whole run (on real threads the "
+                + "process's processor time over the run's wall time), the median%n", settings.repetitions(),
+                settings.seeds());
         TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "hardware range", "simulated ops/ms",
-                "simulated range");
+                "simulated range", "busy hw", "busy sim");
         result.points().forEach(p -> table.row(p.workload(), p.tuning(), ExperimentTables.score(p.hardwareScore()),
-                range(p.hardware()), ExperimentTables.score(p.simulatedScore()), range(p.simulated())));
+                range(p.hardware()), ExperimentTables.score(p.simulatedScore()), range(p.simulated()),
+                busy(p.hardwareBusy()), busy(p.simulatedBusy())));
         text.print(table.render());
         for (var p : result.points()) {
             boolean hardwareLonger = !p.parameters().contains(settings.hardwareWindow().parameters());
@@ -122,6 +125,11 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         text.flush();
         return 0;
+    }
+
+    /** Processors busy to two decimals, or a dash when not measured. */
+    private static String busy(double processors) {
+        return Double.isNaN(processors) ? "–" : String.format(Locale.ROOT, "%.2f", processors);
     }
 
     /** {@code min–max} of a spread's values, or {@code –} for one that failed. */

@@ -21,10 +21,17 @@ import java.util.Optional;
  * @param simulated      every seed's score, their median and range (one NaN if a run failed)
  * @param simulatedParameters the simulated runs' parameters (they differ from the hardware runs' only
  *                       in their window)
+ * @param hardwareBusy   processors the real-thread runs kept busy, over each whole run (the process's
+ *                       processor time over the run's wall time; the median of the repetitions), NaN if not
+ *                       measured: about one where the workload's threads took turns instead of running side by
+ *                       side
+ * @param simulatedBusy  processors the simulated runs kept busy (working, spinning or yielding) over each
+ *                       whole run, the median of the seeds; NaN if not measured
  */
 public record CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
                                double simulatedScore, long hardwareOperations, long simulatedOperations,
-                               Spread hardware, Spread simulated, String simulatedParameters) {
+                               Spread hardware, Spread simulated, String simulatedParameters, double hardwareBusy,
+                               double simulatedBusy) {
 
     public CalibrationPoint {
         Objects.requireNonNull(workload, "workload");
@@ -33,6 +40,14 @@ public record CalibrationPoint(String workload, String parameters, String tuning
         Objects.requireNonNull(hardware, "hardware");
         Objects.requireNonNull(simulated, "simulated");
         Objects.requireNonNull(simulatedParameters, "simulatedParameters");
+    }
+
+    /** A point without the processors its runs kept busy. */
+    public CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
+            double simulatedScore, long hardwareOperations, long simulatedOperations, Spread hardware,
+            Spread simulated, String simulatedParameters) {
+        this(workload, parameters, tuning, hardwareScore, simulatedScore, hardwareOperations, simulatedOperations,
+                hardware, simulated, simulatedParameters, Double.NaN, Double.NaN);
     }
 
     /** A point whose simulated runs ran with the hardware runs' parameters. */

@@ -628,11 +628,9 @@ public final class Experiment {
         WorkloadResult result = run.workloadResult().get();
         Map<String, Double> metrics = new LinkedHashMap<>(result.metrics());
         io.spinlab.sim.trace.RunMetrics facts = run.simulation().metrics();
-        long cpu = facts.totalPicos(io.spinlab.sim.trace.Activity.WORKING)
-                + facts.totalPicos(io.spinlab.sim.trace.Activity.SPINNING)
-                + facts.totalPicos(io.spinlab.sim.trace.Activity.YIELDING);
+        long cpu = cpuPicos(facts);
         if (facts.elapsedPicos() > 0) {
-            double busy = (double) cpu / facts.elapsedPicos();
+            double busy = busyProcessors(facts);
             metrics.put(BUSY_PROCESSORS, busy);
             if (result.operations() > 0 && cpu > 0) {
                 metrics.put(CPU_NANOS_PER_OP, busy * result.elapsedNanos() / result.operations());
@@ -640,6 +638,18 @@ public final class Experiment {
             }
         }
         return metrics;
+    }
+
+    /** A simulated run's processor time: its threads' working, spinning and yielding, ps. */
+    private static long cpuPicos(io.spinlab.sim.trace.RunMetrics facts) {
+        return facts.totalPicos(io.spinlab.sim.trace.Activity.WORKING)
+                + facts.totalPicos(io.spinlab.sim.trace.Activity.SPINNING)
+                + facts.totalPicos(io.spinlab.sim.trace.Activity.YIELDING);
+    }
+
+    /** Processors a simulated run kept busy, averaged over the whole run ({@value #BUSY_PROCESSORS}); NaN for an empty run. */
+    static double busyProcessors(io.spinlab.sim.trace.RunMetrics facts) {
+        return facts.elapsedPicos() > 0 ? (double) cpuPicos(facts) / facts.elapsedPicos() : Double.NaN;
     }
 
     /**

@@ -294,7 +294,7 @@ public final class HostCalibration {
                     CalibrationPoint point = new CalibrationPoint(name, hardware.parameters(), tuning.describe(),
                             hardware.spread().median(), simulated.failed() ? Double.NaN : simulated.spread().median(),
                             hardware.fewest(), simulated.failed() ? -1 : simulated.fewest(), hardware.spread(),
-                            simulated.spread(), simulated.parameters());
+                            simulated.spread(), simulated.parameters(), hardware.busy(), simulated.busy());
                     points.add(point);
                     onPoint.accept(point);
                 }
@@ -331,12 +331,17 @@ public final class HostCalibration {
     }
 
     /**
-     * One side of a point: the parameters it ran with, its scores, the fewest operations a run counted, and the
-     * window it ran in (null until {@link #extending} sets it).
+     * One side of a point: the parameters it ran with, its scores, the fewest operations a run counted, the
+     * median of the processors its runs kept busy (NaN when not measured), and the window it ran in (null until
+     * {@link #extending} sets it).
      */
-    record Measured(String parameters, Spread spread, long fewest, boolean failed, Window window) {
+    record Measured(String parameters, Spread spread, long fewest, boolean failed, double busy, Window window) {
         Measured(String parameters, Spread spread, long fewest, boolean failed) {
-            this(parameters, spread, fewest, failed, null);
+            this(parameters, spread, fewest, failed, Double.NaN, null);
+        }
+
+        Measured(String parameters, Spread spread, long fewest, boolean failed, double busy) {
+            this(parameters, spread, fewest, failed, busy, null);
         }
 
         boolean tooFew() {
@@ -344,8 +349,31 @@ public final class HostCalibration {
         }
 
         Measured in(Window w) {
-            return new Measured(parameters, spread, fewest, failed, w);
+            return new Measured(parameters, spread, fewest, failed, busy, w);
         }
+    }
+
+    /** The median of {@code values}, NaN when there are none (the upper median of an even count). */
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /**
+     * The process's processor time so far, ns, or −1 where the JVM does not report it. Read around a
+     * real-thread run (nothing else of spinlab runs then), it tells how many processors the run kept busy:
+     * its threads' working, spinning and yielding, and the JVM's own compiler and collector threads.
+     */
+    static long processCpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 
     /** The runs of one side of a point in one window. */
@@ -382,13 +410,21 @@ public final class HostCalibration {
         return extending(first, window -> {
             Workload workload = type.create(parameters(type, window));
             List<Double> scores = new ArrayList<>();
+            List<Double> busy = new ArrayList<>();
             long fewest = Long.MAX_VALUE;
             for (int i = 0; i < repetitions; i++) {
+                long cpuBefore = processCpuNanos();
+                long wallBefore = System.nanoTime();
                 WorkloadResult result = WorkloadRunner.onHardware(workload, tuning);
+                long wall = System.nanoTime() - wallBefore;
+                long cpuAfter = processCpuNanos();
+                if (cpuBefore >= 0 && cpuAfter >= 0 && wall > 0) {
+                    busy.add((double) (cpuAfter - cpuBefore) / wall);
+                }
                 scores.add(result.opsPerMs());
                 fewest = Math.min(fewest, result.operations());
             }
-            return new Measured(workload.parameters(), Spread.of(scores), fewest, false);
+            return new Measured(workload.parameters(), Spread.of(scores), fewest, false, median(busy));
         });
     }
 
@@ -408,6 +444,7 @@ public final class HostCalibration {
                                 .memoryModel(true).noise(true))));
             }
             List<Double> scores = new ArrayList<>();
+            List<Double> busy = new ArrayList<>();
             long fewest = Long.MAX_VALUE;
             boolean failed = false;
             for (Future<SimulatedRun> future : runs) {
@@ -421,12 +458,13 @@ public final class HostCalibration {
                 if (run.simulation().completed() && run.workloadResult().isPresent()) {
                     scores.add(run.workloadResult().get().opsPerMs());
                     fewest = Math.min(fewest, run.workloadResult().get().operations());
+                    busy.add(Experiment.busyProcessors(run.simulation().metrics()));
                 } else {
                     failed = true;
                 }
             }
             return failed ? new Measured(workload.parameters(), Spread.of(List.of(Double.NaN)), -1, true)
-                    : new Measured(workload.parameters(), Spread.of(scores), fewest, false);
+                    : new Measured(workload.parameters(), Spread.of(scores), fewest, false, median(busy));
         });
     }
 }

@@ -14,6 +14,25 @@ import static org.assertj.core.api.Assertions.within;
 class HostCalibrationTest {
 
     @Test
+    void shouldTakeTheMedianOfTheBusyProcessorsAndReadTheProcessTime() {
+        assertThat(HostCalibration.median(List.of(1.9, 0.4, 1.1))).isEqualTo(1.1);
+        assertThat(HostCalibration.median(List.of(1.0, 2.0))).isEqualTo(2.0);
+        assertThat(HostCalibration.median(List.of())).isNaN();
+        // HotSpot reports the process's processor time; it only grows
+        long before = HostCalibration.processCpuNanos();
+        long spun = 0;
+        for (int i = 0; i < 5_000_000; i++) {
+            spun += i % 7;
+        }
+        assertThat(spun).isPositive();
+        assertThat(before).isNotNegative();
+        assertThat(HostCalibration.processCpuNanos()).isGreaterThanOrEqualTo(before);
+        CalibrationPoint old = new CalibrationPoint("w", "p", "t", 1, 1, 100, 100);
+        assertThat(old.hardwareBusy()).isNaN();
+        assertThat(old.simulatedBusy()).isNaN();
+    }
+
+    @Test
     void shouldBuildHostProfileWhenPauseIsMeasured() {
         double ns = HostCalibration.measureNsPerPause();
 
