@@ -37,8 +37,8 @@ import java.util.function.UnaryOperator;
  * the class loader, so a same-named copy would be handed the real class's instrumented bytes,
  * or hand its own to the real class.
  *
- * <p>The copies are class files written into the test-classes folder, beside the classes they
- * copy, and loaded by the test's own (the system) class loader. Lincheck 3.7 loads the test
+ * <p>The copies are class files written into the folder the test class was loaded from (its module's
+ * test classes), and loaded by the test's own (the system) class loader. Lincheck 3.7 loads the test
  * class by name through a class loader of its own whose parent is the system class loader, so a
  * copy defined in a class loader of ours is not found; and the system loader links a class that
  * {@code Lookup.defineClass} defines at once, which makes the verifier ask for copies not yet
@@ -94,7 +94,7 @@ public final class Mutants {
         if (!copied(internal)) {
             throw new IllegalArgumentException(testClass + " is not among the copied packages " + COPIED);
         }
-        Copier copier = new Copier(mutation, suffix, instrument, testClass.getClassLoader(), classes);
+        Copier copier = new Copier(mutation, suffix, instrument, testClass, classes);
         copier.defineReachable(internal);
         if (mutation != null && !classes.containsKey(mutation.target().getName().replace('.', '/'))) {
             throw new IllegalStateException(testClass + " does not reach " + mutation.target());
@@ -133,20 +133,20 @@ public final class Mutants {
             }
         };
 
-        Copier(Mutation mutation, String suffix, UnaryOperator<byte[]> instrument, ClassLoader loader,
+        Copier(Mutation mutation, String suffix, UnaryOperator<byte[]> instrument, Class<?> testClass,
                 Map<String, Class<?>> defined) {
             this.mutation = mutation;
             this.instrument = instrument;
-            this.loader = loader;
+            this.loader = testClass.getClassLoader();
             this.defined = defined;
             this.suffix = suffix;
-            this.root = classPathRoot();
+            this.root = classPathRoot(testClass);
         }
 
-        /** The class-path folder this class was loaded from (the test classes). */
-        private static Path classPathRoot() {
+        /** The class-path folder {@code testClass} was loaded from (its module's test classes). */
+        private static Path classPathRoot(Class<?> testClass) {
             try {
-                Path root = Path.of(Mutants.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                Path root = Path.of(testClass.getProtectionDomain().getCodeSource().getLocation().toURI());
                 if (!Files.isDirectory(root)) {
                     throw new IllegalStateException("the test classes are not in a folder: " + root);
                 }
@@ -201,8 +201,8 @@ public final class Mutants {
             Path file = root.resolve(renamed(name) + ".class");
             try {
                 Files.createDirectories(file.getParent());
-                // Surefire runs this module's classes in two JVMs at once: each writes the same bytes, and a
-                // rename makes sure the other never loads a half-written file.
+                // Written aside and renamed: a class loader never sees a half-written copy, and a JVM stopped
+                // mid-write leaves a .partial file behind, not a truncated class.
                 Path partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".partial");
                 Files.write(partial, writer.toByteArray());
                 Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
