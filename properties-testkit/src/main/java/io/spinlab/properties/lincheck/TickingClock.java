@@ -15,9 +15,13 @@ final class TickingClock implements Platform {
     private final Platform hardware = HardwarePlatform.INSTANCE;
     private final int processors;
 
-    /** The hardware's processor count. */
+    /**
+     * The hardware's processor count, but at least two (as {@link CheckedContexts} reports), so that the
+     * spin phases, which a single-processor platform skips, run on any machine and under a JVM told of one
+     * processor.
+     */
     TickingClock() {
-        this(HardwarePlatform.INSTANCE.processorCount());
+        this(Math.max(2, HardwarePlatform.INSTANCE.processorCount()));
     }
 
     /** A chosen processor count: one makes the primitives skip their spin phases and block at once. */
