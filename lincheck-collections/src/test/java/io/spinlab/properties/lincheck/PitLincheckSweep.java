@@ -8,7 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
-/** PIT's undetected mutants planted in the model-checking configurations of the collection suites (see {@link AbstractPitLincheckSweep}). */
+/**
+ * PIT's undetected mutants planted in the model-checking configurations of this module's collection
+ * suites (see {@link AbstractPitLincheckSweep}).
+ */
 class PitLincheckSweep extends AbstractPitLincheckSweep {
     private static final String COLLECTIONS = "io.spinlab.impl.collections.";
 

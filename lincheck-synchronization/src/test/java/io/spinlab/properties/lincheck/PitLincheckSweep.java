@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
-/** PIT's undetected mutants planted in the model-checking configurations of the synchronization suites (see {@link AbstractPitLincheckSweep}). */
+/**
+ * PIT's undetected mutants planted in the model-checking configurations of this module's synchronization
+ * suites (see {@link AbstractPitLincheckSweep}).
+ */
 class PitLincheckSweep extends AbstractPitLincheckSweep {
     private static final String LOCK = "io.spinlab.impl.lock.";
 
