@@ -43,7 +43,10 @@ public enum MachineField {
     YIELD_IDLE_NS("yieldIdleNs", Kind.NUMBER, 0, Limits.MAX_COST_NS),
     /** Timer granularity: sleeps are rounded up to a multiple of it, ns. */
     SLEEP_GRANULARITY_NS("sleepGranularityNs", Kind.NUMBER, Limits.MIN_POSITIVE_NS, Limits.MAX_COST_NS),
-    /** Scheduler time slice, ns. */
+    /**
+     * Scheduler time slice, ns: on Windows the quantum; on Linux (EEVDF) the scheduler tick
+     * (1/HZ), at which a thread that has used its slice can be preempted; on CFS the slice.
+     */
     TIME_SLICE_NS("timeSliceNs", Kind.NUMBER, Limits.MIN_POSITIVE_NS, Limits.MAX_COST_NS),
     /** Cache line size in bytes, a power of two. */
     CACHE_LINE_BYTES("cacheLineBytes", Kind.WHOLE_NUMBER, Limits.MIN_CACHE_LINE_BYTES, Limits.MAX_CACHE_LINE_BYTES),
@@ -68,8 +71,9 @@ public enum MachineField {
      */
     COST_JITTER_PERCENT("costJitterPercent", Kind.NUMBER, 0, 100),
     /**
-     * Whose scheduler the machine runs, {@code windows} or {@code linux}: how a woken thread is
-     * placed, and what a yield and a zero sleep give way to (see {@link OperatingSystem}).
+     * Whose scheduler the machine runs, {@code windows}, {@code linux} (6.6 and later, EEVDF) or
+     * {@code linux-cfs} (before 6.6): how a woken thread is placed, and what a yield and a zero
+     * sleep give way to (see {@link OperatingSystem}).
      */
     OS("os", Kind.CHOICE, 0, 0),
     /**

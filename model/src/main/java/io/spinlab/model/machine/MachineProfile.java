@@ -126,7 +126,9 @@ import java.util.Objects;
  * @param yieldReadyNs        a yield when another thread is ready to run (a context switch), ns
  * @param yieldIdleNs         a yield when no other thread is ready (just the system call), ns
  * @param sleepGranularityNs  timer granularity: sleeps are rounded up to a multiple of it, ns
- * @param timeSliceNs         how long a thread runs before the scheduler may preempt it, ns
+ * @param timeSliceNs         how long a thread runs before the scheduler may preempt it, ns (on
+ *                            {@code linux}, EEVDF: the scheduler tick, at which a thread past its
+ *                            slice is preempted)
  * @param cacheLineBytes      cache line size, a power of two in 16..512
  * @param cyclesPerBytecode   core cycles one executed bytecode instruction of guest code costs
  *                            between two scheduling points (the simulator's instruction clock)

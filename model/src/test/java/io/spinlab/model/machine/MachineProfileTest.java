@@ -97,16 +97,17 @@ class MachineProfileTest {
     void shouldAcceptOnlyTheModelledOperatingSystemsWhenOsIsSetByName() {
         assertThat(SKYLAKE.os()).isEqualTo(OperatingSystem.WINDOWS);
         assertThat(SKYLAKE.withField("os", "linux").os()).isEqualTo(OperatingSystem.LINUX);
+        assertThat(SKYLAKE.withField("os", "linux-cfs").os()).isEqualTo(OperatingSystem.LINUX_CFS);
         assertThat(MachineProfile.builder("x").build().os()).as("the builder's default").isEqualTo(OperatingSystem.LINUX);
         assertThat(MachineField.OS.text(SKYLAKE)).isEqualTo("windows");
 
         for (String bad : new String[] {"macos", "Windows", ""}) {
             assertThatThrownBy(() -> SKYLAKE.withField("os", bad))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("machine 'skylake-i7-6700': os = '" + bad + "' is not known; allowed one of windows, linux");
+                    .hasMessage("machine 'skylake-i7-6700': os = '" + bad + "' is not known; allowed one of windows, linux, linux-cfs");
         }
         assertThatThrownBy(() -> MachineProfile.builder("x").os(null).build())
-                .hasMessage("machine 'x': os is missing; allowed one of windows, linux");
+                .hasMessage("machine 'x': os is missing; allowed one of windows, linux, linux-cfs");
     }
 
     @ParameterizedTest

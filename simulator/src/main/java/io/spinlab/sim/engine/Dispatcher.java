@@ -1,5 +1,6 @@
 package io.spinlab.sim.engine;
 
+import io.spinlab.sim.os.Eevdf;
 import io.spinlab.sim.os.OsCosts;
 import io.spinlab.sim.os.Scheduler;
 import io.spinlab.sim.os.SchedulingRules;
@@ -15,7 +16,8 @@ import java.util.List;
  * Puts simulated threads on processors and takes them off, by the profile's operating-system
  * rules: where a ready thread goes (an idle processor, or a queue), dispatch with its slice,
  * hand-off after a thread leaves, time-slice and priority preemption (the Windows boost, a PAUSE
- * batch cut short for it), and Linux's virtual runtimes with its wake-up preemption. The
+ * batch cut short for it), and Linux's virtual runtimes: EEVDF's picks, ticks and wake-up
+ * preemption (6.6 and later), or CFS's wake-up preemption (before). The
  * {@link Engine} decides when; this class is what happens to the processors then. It reads the
  * engine's clock ({@link Engine#now}) and adds RESUME and READY events to the engine's queue.
  */
@@ -24,9 +26,14 @@ final class Dispatcher {
     private final Scheduler scheduler;
     /** The profile's OS rules: where a ready thread goes, boosts, what a zero sleep gives way to. */
     private final SchedulingRules rules;
-    /** Linux's wake-up preemption (virtual runtimes per processor); null where the rules have none. */
+    /** Linux's CFS wake-up preemption (virtual runtimes per processor); null where the rules have none. */
     private final WakeupPreemption wakeup;
-    /** Per processor: a woken thread waits first in its queue to preempt the running thread (Linux). */
+    /** Linux's EEVDF; null where the rules do not pick by deadline. */
+    private final Eevdf eevdf;
+    /**
+     * Per processor: a woken thread waits to preempt the running thread (Linux CFS: first in the
+     * queue); EEVDF: the kernel will reschedule there at the runner's next scheduling point.
+     */
     private final boolean[] wakePreemptPending;
     private final OsCosts costs;
     private final Noise noise;
@@ -45,6 +52,7 @@ final class Dispatcher {
         this.scheduler = scheduler;
         this.rules = rules;
         this.wakeup = rules.preemptsOnWakeup() ? new WakeupPreemption(scheduler.processorCount()) : null;
+        this.eevdf = rules.picksByDeadline() ? new Eevdf(scheduler, costs.timeSlicePicos()) : null;
         this.wakePreemptPending = new boolean[scheduler.processorCount()];
         this.costs = costs;
         this.noise = noise;
@@ -65,6 +73,10 @@ final class Dispatcher {
             trace.preempted(now, t.index, injected);
         }
         int p = t.processor;
+        if (eevdf != null) {
+            preemptOnEevdf(t, p, injected);
+            return;
+        }
         // Preempted by a higher priority, a thread keeps its place at the head of its level and,
         // like one whose preemption was injected, the rest of its slice (Windows Internals,
         // "Quantum": a preempted thread's quantum is not reset).
@@ -85,12 +97,37 @@ final class Dispatcher {
     }
 
     /**
+     * EEVDF: a preempted thread stays on its processor's queue, and the rule picks among it and
+     * the others there; an injected preemption takes it off the queue until it is ready again.
+     */
+    private void preemptOnEevdf(SimThread t, int p, boolean injected) {
+        long now = engine.now;
+        t.processor = -1;
+        if (injected) {
+            eevdf.leave(p, now);
+        } else {
+            eevdf.stepAside(p, now);
+            scheduler.enqueue(t.index, p, false, false);
+        }
+        t.state = ThreadState.RUNNABLE;
+        t.stateSince = now;
+        handOff(p);
+        if (injected) {
+            t.heldOff = true;
+            queue.add(engine.later(preemptionPicos), Event.READY, t, 0);
+        }
+    }
+
+    /**
      * Whether running thread {@code t} is preempted at its scheduling point at {@code time}: a
      * boosted thread waits on its processor while it is not boosted (Windows), or it has used up
      * its slice while another waits there. A boost ends when its thread completes a slice.
      */
     boolean preemptDue(SimThread t, long time) {
         int p = t.processor;
+        if (eevdf != null) {
+            return eevdfPreemptDue(p, time);
+        }
         if (t.boosted && scheduler.sliceUsedUp(p, time)) {
             t.boosted = false;
         }
@@ -103,9 +140,56 @@ final class Dispatcher {
         return scheduler.shouldPreempt(p, time);
     }
 
+    /**
+     * EEVDF at a scheduling point of processor {@code p}'s runner: a reschedule that a wake-up
+     * asked for, or the slice end this rule set (a tick), preempts it when the rule picks another
+     * thread; otherwise the next slice end is set.
+     */
+    private boolean eevdfPreemptDue(int p, long time) {
+        boolean asked = wakePreemptPending[p];
+        if (!asked && time < scheduler.sliceEndPicos(p)) {
+            return false;
+        }
+        boolean preempt = asked ? eevdf.wouldPickAnother(p, time) : eevdf.picksAnother(p, time);
+        if (!preempt) {
+            wakePreemptPending[p] = false;
+            scheduler.endSliceAt(p, eevdf.nextCheck(p, time));
+        }
+        return preempt;
+    }
+
     /** Processor {@code p}'s thread has left it: the next ready thread gets it after a switch, or it idles. */
     void handOff(int p) {
+        if (eevdf != null) {
+            handOffOnEevdf(p);
+            return;
+        }
         int next = scheduler.pollForIdle(p);
+        scheduler.vacate(p);
+        if (next < 0) {
+            return;
+        }
+        long switchPicos = costs.contextSwitchPicos();
+        scheduler.processor(p).addSwitch(switchPicos);
+        dispatch(p, threads.get(next), engine.later(switchPicos));
+    }
+
+    /**
+     * EEVDF: the rule picks from processor {@code p}'s own queue; with that empty, {@code p} takes
+     * the first thread of the fullest other queue (Linux's idle balance), which keeps its lag.
+     */
+    private void handOffOnEevdf(int p) {
+        long now = engine.now;
+        int next = eevdf.pickQueued(p, now);
+        if (next >= 0) {
+            scheduler.take(p, next);
+        } else {
+            int from = scheduler.queueToStealFrom(p);
+            if (from >= 0) {
+                next = scheduler.pollLocal(from);
+                eevdf.detach(next, from, now);
+            }
+        }
         scheduler.vacate(p);
         if (next < 0) {
             return;
@@ -127,7 +211,9 @@ final class Dispatcher {
      * wake-up preemption rule ({@link #placeWokenOnLinux}), elsewhere it is placed as any ready thread.
      */
     void placeWoken(SimThread t) {
-        if (wakeup != null && scheduler.idleCount() == 0) {
+        if (eevdf != null) {
+            place(t);
+        } else if (wakeup != null && scheduler.idleCount() == 0) {
             placeWokenOnLinux(t);
         } else {
             place(t);
@@ -146,12 +232,38 @@ final class Dispatcher {
             dispatch(rules.idleProcessorFor(home, t.lastProcessor, t.hasRun), t, engine.now);
             return;
         }
+        if (eevdf != null) {
+            arriveOnEevdf(t, home);
+            return;
+        }
         scheduler.enqueue(t.index, home, t.boosted, false);
         if (t.boosted) {
             SimThread running = threads.get(scheduler.processor(home).thread());
             if (!running.boosted) {
                 cutPauseShort(running);
             }
+        }
+    }
+
+    /**
+     * EEVDF, no processor idle: {@code t} joins its preferred processor's queue, placed by its lag;
+     * if the rule says so, the kernel reschedules there at once (a PAUSE batch in progress is cut
+     * short, so that the runner's next scheduling point comes now); otherwise the runner's next
+     * slice end may now come sooner.
+     */
+    private void arriveOnEevdf(SimThread t, int home) {
+        long now = engine.now;
+        boolean preempts = eevdf.arrive(home, t.index, now, t.hasRun ? Eevdf.Arrival.WOKEN : Eevdf.Arrival.NEW);
+        t.lastProcessor = home;
+        scheduler.enqueue(t.index, home, false, false);
+        if (wakePreemptPending[home]) {
+            return; // a reschedule is already due there
+        }
+        if (preempts) {
+            wakePreemptPending[home] = true;
+            cutPauseShort(threads.get(scheduler.processor(home).thread()));
+        } else {
+            scheduler.endSliceAt(home, eevdf.nextCheck(home, now));
         }
     }
 
@@ -171,6 +283,7 @@ final class Dispatcher {
             t.runStartPicos = begin;
             wakePreemptPending[p] = false;
         }
+        boolean isNew = !t.hasRun;
         t.state = ThreadState.RUNNING;
         t.processor = p;
         t.lastProcessor = p;
@@ -181,6 +294,13 @@ final class Dispatcher {
             t.sliceUsedPicos = 0;
         }
         scheduler.occupy(p, t.index, sliceStart);
+        if (eevdf != null) {
+            // the first slice's random start is where this processor's ticks fall
+            eevdf.setTickOrigin(p, sliceStart);
+            eevdf.run(p, t.index, begin, isNew);
+            wakePreemptPending[p] = false;
+            scheduler.endSliceAt(p, eevdf.nextCheck(p, begin));
+        }
         digest.record(begin, Engine.DIGEST_DISPATCH, t.index, p, 0);
         queue.add(begin, Event.RESUME, t, t.resumeToken);
     }
@@ -191,10 +311,47 @@ final class Dispatcher {
      */
     void leaveProcessor(SimThread t, int p) {
         t.processor = -1;
+        if (eevdf != null) {
+            eevdf.leave(p, engine.now);
+        }
         if (wakeup != null) {
             t.vruntimePicos += Math.max(0, engine.now - t.runStartPicos);
             wakeup.observe(p, leastVruntime(p, t.vruntimePicos));
         }
+    }
+
+    /**
+     * {@code t} yields processor {@code p} to another thread and stays ready there: off the
+     * processor, on its queue (the caller queues it).
+     */
+    void stepAside(SimThread t, int p) {
+        if (eevdf != null) {
+            t.processor = -1;
+            eevdf.stepAside(p, engine.now);
+        } else {
+            leaveProcessor(t, p);
+        }
+    }
+
+    /** Whether EEVDF decides what a yield gives way to ({@link #yieldOnEevdf}). */
+    boolean yieldsByDeadline() {
+        return eevdf != null;
+    }
+
+    /**
+     * {@code sched_yield} by running thread {@code t} on EEVDF, with others ready on its
+     * processor: it forfeits the rest of its slice; returns the ready thread the rule picks, taken
+     * off the queue, or -1 when {@code t} keeps the processor.
+     */
+    int yieldOnEevdf(SimThread t) {
+        int p = t.processor;
+        int next = eevdf.yield(p, engine.now);
+        if (next == t.index) {
+            scheduler.endSliceAt(p, eevdf.nextCheck(p, engine.now));
+            return -1;
+        }
+        scheduler.take(p, next);
+        return next;
     }
 
     /**

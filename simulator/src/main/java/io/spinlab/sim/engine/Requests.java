@@ -186,8 +186,9 @@ final class Requests {
 
     /**
      * {@code SwitchToThread} and {@code sched_yield}: gives the processor to the first thread
-     * ready on this processor's own queue, never to one waiting elsewhere, and goes to the end
-     * of that queue; with nobody ready here it returns after the system call.
+     * ready on this processor's own queue (on EEVDF: the one the rule picks after the caller
+     * forfeits its slice, perhaps the caller itself), never to one waiting elsewhere, and goes to
+     * the end of that queue; with nobody ready here it returns after the system call.
      */
     private void yieldProcessor(SimThread t) {
         int p = t.processor;
@@ -195,7 +196,12 @@ final class Requests {
             continueAfter(t, costs.yieldIdlePicos(), Activity.YIELDING);
             return;
         }
-        switchTo(t, scheduler.pollLocal(p));
+        int next = dispatcher.yieldsByDeadline() ? dispatcher.yieldOnEevdf(t) : scheduler.pollLocal(p);
+        if (next < 0) {
+            continueAfter(t, costs.yieldIdlePicos(), Activity.YIELDING); // the rule keeps it running
+            return;
+        }
+        switchTo(t, next);
     }
 
     /**
@@ -230,7 +236,7 @@ final class Requests {
         }
         t.contextSwitches++;
         SimThread next = threads.get(nextIndex);
-        dispatcher.leaveProcessor(t, p);
+        dispatcher.stepAside(t, p);
         t.state = ThreadState.RUNNABLE;
         t.stateSince = engine.later(cost);
         t.boosted = false;

@@ -12,6 +12,7 @@ public final class Processor {
     private final int index;
     private int thread = IDLE;
     private long sliceStartPicos;
+    private long sliceEndPicos;
     private long busyPicos;
     private long switchPicos;
 
@@ -37,6 +38,11 @@ public final class Processor {
         return sliceStartPicos;
     }
 
+    /** When the running thread's slice ends: the scheduler looks at it at its first scheduling point from then. */
+    public long sliceEndPicos() {
+        return sliceEndPicos;
+    }
+
     /** Time spent running threads' operations. */
     public long busyPicos() {
         return busyPicos;
@@ -57,17 +63,23 @@ public final class Processor {
         switchPicos += picos;
     }
 
-    void occupy(int threadIndex, long sliceStart) {
+    void occupy(int threadIndex, long sliceStart, long sliceEnd) {
         thread = threadIndex;
         sliceStartPicos = sliceStart;
+        sliceEndPicos = sliceEnd;
     }
 
     void vacate() {
         thread = IDLE;
     }
 
-    void renewSlice(long now) {
+    void renewSlice(long now, long end) {
         sliceStartPicos = now;
+        sliceEndPicos = end;
+    }
+
+    void endSliceAt(long end) {
+        sliceEndPicos = end;
     }
 
     @Override

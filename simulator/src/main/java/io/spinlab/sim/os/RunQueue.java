@@ -67,6 +67,12 @@ public final class RunQueue {
         return false;
     }
 
+    /** The {@code i}-th queued thread index, first = 0. */
+    public int get(int i) {
+        assert i >= 0 && i < size : i + " of " + size;
+        return items[(head + i) & (items.length - 1)];
+    }
+
     public int size() {
         return size;
     }

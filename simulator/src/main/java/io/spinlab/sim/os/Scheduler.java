@@ -131,7 +131,7 @@ public final class Scheduler {
     public void occupy(int processor, int threadIndex, long start) {
         Processor p = processors[processor];
         assert p.idle() : p;
-        p.occupy(threadIndex, start);
+        p.occupy(threadIndex, start, sliceEnd(start));
         idleMask[processor >>> 6] &= ~(1L << processor);
         idleCount--;
     }
@@ -240,6 +240,41 @@ public final class Scheduler {
         return ready[fullest].poll();
     }
 
+    /** {@code processor}'s queue of unboosted ready threads (read only: change it through the scheduler). */
+    RunQueue queue(int processor) {
+        return ready[processor];
+    }
+
+    /** Takes unboosted thread {@code threadIndex} off {@code processor}'s queue, which holds it. */
+    public void take(int processor, int threadIndex) {
+        boolean removed = ready[processor].remove(threadIndex);
+        assert removed : threadIndex + " not ready on cpu" + processor;
+        readyCount--;
+    }
+
+    /**
+     * The processor, other than {@code processor}, whose queue an idle {@code processor} takes a
+     * thread from: the fullest (ties: the first after it), boosted threads first, as
+     * {@link #pollForIdle} chooses; -1 when no other queue holds a thread.
+     */
+    public int queueToStealFrom(int processor) {
+        int n = processors.length;
+        for (int step = 1; step < n; step++) {
+            int q = (processor + step) % n;
+            if (!readyBoosted[q].isEmpty()) {
+                return q;
+            }
+        }
+        int fullest = -1;
+        for (int step = 1; step < n; step++) {
+            int q = (processor + step) % n;
+            if (fullest < 0 ? !ready[q].isEmpty() : ready[q].size() > ready[fullest].size()) {
+                fullest = q;
+            }
+        }
+        return fullest;
+    }
+
     /** Removes a thread from whichever ready queue holds it, if any. */
     public boolean removeReady(int threadIndex) {
         for (int p = 0; p < processors.length; p++) {
@@ -292,13 +327,26 @@ public final class Scheduler {
 
     /** When the current slice of {@code processor} ends (it may be renewed then; see {@link #shouldPreempt}). */
     public long sliceEndPicos(int processor) {
-        long end = processors[processor].sliceStartPicos() + timeSlicePicos;
-        return end < 0 ? Long.MAX_VALUE : end;
+        return processors[processor].sliceEndPicos();
     }
 
-    /** Whether the thread on {@code processor} has run a full time slice by {@code now}. */
+    /**
+     * Sets when the running thread's slice on {@code processor} ends, for rules whose slices are
+     * not one fixed length from the dispatch (Linux's EEVDF: the tick after its deadline).
+     */
+    public void endSliceAt(int processor, long end) {
+        processors[processor].endSliceAt(end);
+    }
+
+    /** Whether the thread on {@code processor} has reached the end of its slice by {@code now}. */
     public boolean sliceUsedUp(int processor, long now) {
-        return now - processors[processor].sliceStartPicos() >= timeSlicePicos;
+        return now >= processors[processor].sliceEndPicos();
+    }
+
+    /** One slice from {@code start}; never past the end of time. */
+    private long sliceEnd(long start) {
+        long end = start + timeSlicePicos;
+        return end < start ? Long.MAX_VALUE : end;
     }
 
     /**
@@ -313,7 +361,7 @@ public final class Scheduler {
         if (readyCount(processor) > 0) {
             return true;
         }
-        processors[processor].renewSlice(now);
+        processors[processor].renewSlice(now, sliceEnd(now));
         return false;
     }
 

@@ -18,9 +18,11 @@ import io.spinlab.model.machine.OperatingSystem;
  *       last processor on Linux, which places a new task on the idlest part of the machine.</li>
  *   <li><b>Wait-completion boost</b>: on Windows a wait satisfied by a signal raises the thread's
  *       priority until it completes a slice or yields; Linux has none.</li>
- *   <li><b>Wake-up preemption</b>: on Linux a woken thread whose virtual runtime lies more than
- *       the wake-up granularity behind the running thread's preempts it at once
- *       ({@link WakeupPreemption}); Windows has the boost instead.</li>
+ *   <li><b>Wake-up preemption</b>: on Linux before 6.6 (CFS) a woken thread whose virtual runtime
+ *       lies more than the wake-up granularity behind the running thread's preempts it at once
+ *       ({@link WakeupPreemption}); from 6.6 (EEVDF) a woken thread preempts when the rule picks
+ *       it or the running thread is past its slice, and the rule also picks the next thread of a
+ *       queue and ends slices at ticks ({@link Eevdf}); Windows has the boost instead.</li>
  *   <li><b>Zero sleep</b>: Windows' {@code Sleep(0)} gives the rest of the slice to a thread ready
  *       on any processor; on Linux a zero sleep is {@code sched_yield}, which looks only at the
  *       caller's own queue.</li>
@@ -39,7 +41,11 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
 
     /** The rules of {@code os}, reading {@code scheduler}'s processors. */
     public static SchedulingRules of(OperatingSystem os, Scheduler scheduler) {
-        return os == OperatingSystem.WINDOWS ? new Windows(scheduler) : new Linux(scheduler);
+        return switch (os) {
+            case WINDOWS -> new Windows(scheduler);
+            case LINUX -> new Linux(scheduler, true);
+            case LINUX_CFS -> new Linux(scheduler, false);
+        };
     }
 
     /** The processor whose queue thread {@code index}, last run on {@code last}, waits on when it becomes ready. */
@@ -60,8 +66,14 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
     /** Whether a zero sleep gives way to a thread ready on any processor (else only on the caller's own). */
     public abstract boolean zeroSleepLooksEverywhere();
 
-    /** Whether a woken thread may preempt the running thread by virtual runtime (see {@link WakeupPreemption}). */
+    /** Whether a woken thread may preempt the running thread by CFS's virtual runtime rule (see {@link WakeupPreemption}). */
     public abstract boolean preemptsOnWakeup();
+
+    /**
+     * Whether EEVDF decides who runs next on a processor, when a slice ends and whether a woken
+     * thread preempts (see {@link Eevdf}); the queues' order decides otherwise.
+     */
+    public abstract boolean picksByDeadline();
 
     /** An idle core's lowest processor, else {@code preferred} or {@code last} if idle, else the lowest idle one. */
     final int anyIdle(int preferred, int last) {
@@ -111,12 +123,23 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
         public boolean preemptsOnWakeup() {
             return false;
         }
+
+        @Override
+        public boolean picksByDeadline() {
+            return false;
+        }
     }
 
-    /** Linux: the last processor first, no boosts, wake-up preemption, a zero sleep is {@code sched_yield}. */
+    /**
+     * Linux: the last processor first, no boosts, a zero sleep is {@code sched_yield}; EEVDF
+     * (6.6 and later) or CFS's wake-up preemption (before).
+     */
     static final class Linux extends SchedulingRules {
-        Linux(Scheduler scheduler) {
+        private final boolean eevdf;
+
+        Linux(Scheduler scheduler, boolean eevdf) {
             super(scheduler);
+            this.eevdf = eevdf;
         }
 
         @Override
@@ -144,7 +167,12 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
 
         @Override
         public boolean preemptsOnWakeup() {
-            return true;
+            return !eevdf;
+        }
+
+        @Override
+        public boolean picksByDeadline() {
+            return eevdf;
         }
     }
 }

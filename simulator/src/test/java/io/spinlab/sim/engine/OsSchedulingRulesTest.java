@@ -194,9 +194,9 @@ class OsSchedulingRulesTest {
     }
 
     @Test
-    void shouldLeaveAWokenThreadWaitingForTheSliceEndOnLinux() {
+    void shouldLeaveAWokenThreadWaitingForTheSliceEndOnLinuxCfs() {
         ThreadMetrics[] metrics = new ThreadMetrics[2];
-        long[] times = boostScenario(OperatingSystem.LINUX, metrics);
+        long[] times = boostScenario(OperatingSystem.LINUX_CFS, metrics);
 
         // No boost, and no wake-up preemption: when the waiter wakes (8 µs) the spinner has run
         // 5 µs, its virtual runtime is 5 µs ahead of the waiter's, less than the 1 ms wake-up
@@ -208,7 +208,7 @@ class OsSchedulingRulesTest {
     }
 
     /**
-     * Linux's wake-up preemption: one processor; "waiter" parks at once; "spinner" runs from 3 µs,
+     * Linux's wake-up preemption under CFS (before 6.6): one processor; "waiter" parks at once; "spinner" runs from 3 µs,
      * PAUSEs 2 ms, unparks the waiter (10 ns and a 1 µs wake call) and PAUSEs 10 ms. When the
      * waiter wakes (2.008 ms) the spinner's virtual runtime is 2.005 ms, the waiter's 0 (it is
      * placed at most half the 6 ms latency behind the processor's minimum, 2.005 ms − 3 ms, so at
@@ -216,9 +216,9 @@ class OsSchedulingRulesTest {
      * PAUSE batch at once and runs after a context switch.
      */
     @Test
-    void shouldPreemptTheRunningThreadWhenAWokenThreadIsFarBehindItOnLinux() {
+    void shouldPreemptTheRunningThreadWhenAWokenThreadIsFarBehindItOnLinuxCfs() {
         ThreadMetrics[] metrics = new ThreadMetrics[2];
-        long[] times = wakeScenario(OperatingSystem.LINUX, 20_000, metrics);
+        long[] times = wakeScenario(OperatingSystem.LINUX_CFS, 20_000, metrics);
 
         assertThat(times[0]).as("preempts at its wake-up, 2.008 ms, runs after the switch").isEqualTo(2_011 * US);
         // Then plain slices (4 ms, fresh each time on Linux), a 3 µs switch between each: waiter 4 ms,
@@ -228,6 +228,29 @@ class OsSchedulingRulesTest {
                 + 4 * MS + 3 * US + 2 * MS);
         assertThat(times[1]).isEqualTo(times[2] + 3 * US + 1_996_010 * NS);
         assertThat(metrics[1].preemptions()).isEqualTo(3);
+    }
+
+    /**
+     * Linux 6.6 and later (EEVDF; one processor: slice 0.7 ms, ticks every 4 ms from the first
+     * dispatch at 0). The spinner runs from 3 µs, protected to the deadline it got as a new thread
+     * (half a slice on); the waiter woken at 8 µs is eligible but does not preempt a protected
+     * runner, so it waits for the first tick after the spinner's protected slice, 4 ms, and runs
+     * after the switch. From then the two alternate at every tick: at each, the runner has had
+     * more than its share (ineligible) and the other is picked.
+     */
+    @Test
+    void shouldHandTheProcessorOverAtTheTicksOnLinuxEevdf() {
+        ThreadMetrics[] metrics = new ThreadMetrics[2];
+        long[] times = boostScenario(OperatingSystem.LINUX, metrics);
+
+        assertThat(times[0]).as("the waiter runs after the tick at 4 ms").isEqualTo(4 * MS + 3 * US);
+        assertThat(metrics[1].preemptions()).as("spinner: at 4 and 12 ms").isEqualTo(2);
+        assertThat(metrics[0].preemptions()).as("waiter: at 8 and 16 ms").isEqualTo(2);
+        // The spinner's 10 ms batch began at 4.01 µs (3 µs switch, 10 ns unpark, 1 µs wake call):
+        // 3.99599 ms to 4 ms, 3.997 ms from 8.003 to 12 ms, the last 2.00701 ms from 16.003 ms.
+        assertThat(times[1]).isEqualTo(16_003 * US + 2_007_010 * 1_000L);
+        // The waiter's: 3.997 ms to 8 ms, 3.997 ms from 12.003 to 16 ms, the last 2.006 ms after the switch.
+        assertThat(times[2]).isEqualTo(times[1] + 3 * US + 2_006 * US);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.machine.OperatingSystem;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.ThreadMetrics;
 import org.junit.jupiter.api.Test;
@@ -95,9 +96,38 @@ class SimulatedPlatformTest {
         assertThat(elapsed.get()).isEqualTo(1 * NS);
     }
 
+    /**
+     * The same two spinners under EEVDF (one processor: 0.7 ms slices, ticks at 0, 4, 8 ms ...):
+     * a 0–4 ms; b from 4.003 ms, and at the tick at 8 ms b (v 3.997 ms) is still eligible against
+     * a (4 ms), so it keeps the processor to 12 ms; a 12.003–16 ms; at 16 ms both have 7.997 ms and
+     * equal deadlines, and the runner loses the tie: b 16.003–18.006 ms, a 18.009–20.012 ms.
+     */
+    @Test
+    void shouldShareOneProcessorAtTicksByEligibilityUnderEevdf() {
+        Simulation sim = sim(round(1).toBuilder().os(OperatingSystem.LINUX).build());
+        SimulatedPlatform platform = sim.platform();
+        Runnable tenMillis = () -> {
+            for (int i = 0; i < 10; i++) {
+                platform.pause(10_000); // 1 ms
+            }
+        };
+        sim.startThread("a", tenMillis);
+        sim.startThread("b", tenMillis);
+
+        SimulationResult result = sim.run().requireCompleted();
+
+        ThreadMetrics a = result.metrics().thread("a");
+        ThreadMetrics b = result.metrics().thread("b");
+        assertThat(b.endPicos()).isEqualTo(18 * MS + 6 * US);
+        assertThat(a.endPicos()).isEqualTo(20 * MS + 12 * US);
+        assertThat(a.preemptions()).isEqualTo(2);
+        assertThat(b.preemptions()).isEqualTo(1);
+    }
+
     @Test
     void shouldShareOneProcessorByTimeSlicesWhenTwoThreadsSpin() {
-        Simulation sim = sim(round(1));
+        // fixed slices from each dispatch, as Windows' quanta and the CFS rule give them
+        Simulation sim = sim(round(1).toBuilder().os(OperatingSystem.LINUX_CFS).build());
         SimulatedPlatform platform = sim.platform();
         Runnable tenMillis = () -> {
             for (int i = 0; i < 10; i++) {

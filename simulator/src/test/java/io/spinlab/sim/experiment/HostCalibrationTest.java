@@ -1,6 +1,7 @@
 package io.spinlab.sim.experiment;
 
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.machine.OperatingSystem;
 import io.spinlab.sim.workload.Window;
 import org.junit.jupiter.api.Test;
 
@@ -114,9 +115,14 @@ class HostCalibrationTest {
 
     @Test
     void shouldFollowTheHostOperatingSystemsSchedulerRules() {
-        assertThat(HostCalibration.hostOs("Windows 11")).isEqualTo(io.spinlab.model.machine.OperatingSystem.WINDOWS);
-        assertThat(HostCalibration.hostOs("Linux")).isEqualTo(io.spinlab.model.machine.OperatingSystem.LINUX);
-        assertThat(HostCalibration.hostOs("Mac OS X")).isEqualTo(io.spinlab.model.machine.OperatingSystem.LINUX);
+        assertThat(HostCalibration.hostOs("Windows 11", "10.0")).isEqualTo(OperatingSystem.WINDOWS);
+        assertThat(HostCalibration.hostOs("Linux", "6.18.44")).isEqualTo(OperatingSystem.LINUX);
+        assertThat(HostCalibration.hostOs("Linux", "6.6.0-14-generic")).isEqualTo(OperatingSystem.LINUX);
+        assertThat(HostCalibration.hostOs("Linux", "6.5.0-44-generic")).as("CFS").isEqualTo(OperatingSystem.LINUX_CFS);
+        assertThat(HostCalibration.hostOs("Linux", "5.15.0-91-generic")).isEqualTo(OperatingSystem.LINUX_CFS);
+        assertThat(HostCalibration.hostOs("Linux", "4.18.0-553.el8")).isEqualTo(OperatingSystem.LINUX_CFS);
+        assertThat(HostCalibration.hostOs("Linux", "unknown")).isEqualTo(OperatingSystem.LINUX);
+        assertThat(HostCalibration.hostOs("Mac OS X", "14.5")).isEqualTo(OperatingSystem.LINUX);
     }
 
     @Test
