@@ -56,7 +56,7 @@ import java.util.Objects;
  *       ones are listed.</li>
  *   <li>Whole-number fields take integer literals; number fields take any finite number;
  *       {@code name}, {@code description} and {@code base} take strings, {@code os} one of
- *       {@code windows} and {@code linux}.</li>
+ *       {@code windows}, {@code linux} (6.6 and later, EEVDF) and {@code linux-cfs} (before 6.6).</li>
  * </ul>
  *
  * <p>Nothing is clamped, defaulted behind the user's back or ignored: an unknown or duplicate

@@ -29,8 +29,9 @@ import io.spinlab.model.machine.OperatingSystem;
  * </ul>
  * A thread preempted before its slice ends (by a boosted thread, or by an injected preemption)
  * keeps the rest of its slice for when it runs again, as Windows keeps a preempted thread's
- * quantum; the engine does that bookkeeping. Not modelled: Linux's periodic load balancing and its
- * queues ordered by virtual runtime, boosts other than the wait-completion one.
+ * quantum; the engine does that bookkeeping. Not modelled: Linux's periodic load balancing (an idle
+ * processor does take a thread from the fullest queue), CFS's queues ordered by virtual runtime,
+ * boosts other than the wait-completion one.
  */
 public abstract sealed class SchedulingRules permits SchedulingRules.Windows, SchedulingRules.Linux {
     final Scheduler scheduler;

@@ -1,7 +1,8 @@
 package io.spinlab.sim.os;
 
 /**
- * Linux's wake-up preemption, as the CFS scheduler decides it (kernel/sched/fair.c, v4.x–v6.5):
+ * Linux's wake-up preemption before 6.6 ({@code os: linux-cfs}), as the CFS scheduler decides it
+ * (kernel/sched/fair.c, v4.x–v6.5):
  * every thread has a virtual runtime, the processor time it has used (all threads here have the
  * default weight, so it is plain time); each processor keeps a monotonic {@code min_vruntime}; a
  * thread that wakes is placed no further back than half the scheduling latency behind that
@@ -14,8 +15,8 @@ package io.spinlab.sim.os;
  * {@code sysctl_sched_wakeup_granularity} 1 ms, so 24 ms and 4 ms on 8 processors or more, 6 ms and
  * 1 ms on one. Not modelled: the run queue's order by virtual runtime (the simulator's queues stay
  * first in first out), a new thread's start debit (new threads never preempt on start), the buddy
- * heuristics, and EEVDF, which replaced this rule in Linux 6.6. State only: the engine decides when
- * to ask.
+ * heuristics. EEVDF, which replaced this rule in Linux 6.6, is {@link Eevdf}. State only: the
+ * engine decides when to ask.
  */
 public final class WakeupPreemption {
     /*
