@@ -3,6 +3,7 @@ package io.spinlab.reports.cli;
 import io.spinlab.sim.experiment.CalibrationResult;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.HostCalibration;
+import io.spinlab.sim.experiment.HostScheduler;
 import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.machine.MachineProfileFiles;
 import picocli.CommandLine.Command;
@@ -77,6 +78,10 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),
                 result.host().logicalProcessors());
+        HostScheduler scheduler = HostCalibration.HOST_SCHEDULER;
+        text.printf(Locale.ROOT, "scheduler: the simulator's %s rules, time slice %.1f ms%s%n", scheduler.os(),
+                result.host().timeSliceNs() / 1e6, scheduler.setsTimeSlice() ? " (the kernel's tick: "
+                        + scheduler.tickSource() + ")" : " (the default; kernel tick: " + scheduler.tickSource() + ")");
         text.println("measured costs: " + result.costs().describe());
         if (result.lineTransferAfterNs() > 0) {
             text.printf(Locale.ROOT, "line transfer measured again after the runs: %.0f ns (the profile has the %.0f ns "

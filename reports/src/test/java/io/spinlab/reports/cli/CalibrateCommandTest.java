@@ -25,6 +25,7 @@ class CalibrateCommandTest {
         assertThat(out.toString())
                 .containsPattern("this machine: [0-9.]+ ns per PAUSE, " + Runtime.getRuntime().availableProcessors()
                         + " logical processors")
+                .containsPattern("scheduler: the simulator's (windows|linux|linux-cfs) rules, time slice [0-9.]+ ms \\(")
                 .contains("each score: the median of 2 real-thread runs and of 2 simulated seeds, with their range")
                 .contains("hardware ops/ms").contains("hardware range").contains("simulated ops/ms")
                 .contains("simulated range")

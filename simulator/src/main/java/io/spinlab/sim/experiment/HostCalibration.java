@@ -32,8 +32,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The simulator's calibration against this host: measure the host's PAUSE with the production
@@ -63,8 +61,8 @@ public final class HostCalibration {
      */
     public static final List<String> DEFAULT_TUNINGS = List.of("net6", "netcore2.0", "corert-2019-before");
 
-    /** A kernel release's major and minor version. */
-    private static final Pattern KERNEL_RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
+    /** This host's scheduler rules and tick, read once. */
+    public static final HostScheduler HOST_SCHEDULER = HostScheduler.detect();
 
     private static final double DEFAULT_GHZ = 3.0;
     /**
@@ -202,7 +200,21 @@ public final class HostCalibration {
             // A yield to a ready thread is a switch to it: the same cost serves both fields.
             builder.yieldReadyNs(Math.round(costs.yieldReadyNs())).contextSwitchNs(Math.round(costs.yieldReadyNs()));
         }
-        return builder.build();
+        return withTick(builder.build(), HOST_SCHEDULER);
+    }
+
+    /**
+     * {@code host} with the scheduler tick of {@code scheduler} as its time slice, where it runs
+     * Linux's EEVDF rules and the tick was read (said in its description); unchanged otherwise.
+     */
+    static MachineProfile withTick(MachineProfile host, HostScheduler scheduler) {
+        if (!scheduler.setsTimeSlice()) {
+            return host;
+        }
+        return host.toBuilder().timeSliceNs(scheduler.tickNs())
+                .description(host.description() + String.format(Locale.ROOT, ", scheduler tick %.1f ms (%s)",
+                        scheduler.tickNs() / 1e6, scheduler.tickSource()))
+                .build();
     }
 
     /**
@@ -232,34 +244,7 @@ public final class HostCalibration {
                 .physicalCores(processors)
                 .logicalProcessors(processors)
                 .atomicOpNs(Math.round(20 / ghz * 10) / 10.0)
-                .os(hostOs(System.getProperty("os.name", ""), System.getProperty("os.version", "")));
-    }
-
-    /**
-     * The scheduler rules of the host's operating system: Windows' on Windows; on Linux, CFS's
-     * before kernel 6.6 and EEVDF's from 6.6 (a version that does not read as one counts as
-     * current); Linux's EEVDF elsewhere (macOS and the BSDs are not modelled; their yields are
-     * likewise local).
-     */
-    static OperatingSystem hostOs(String osName, String osVersion) {
-        if (osName.startsWith("Windows")) {
-            return OperatingSystem.WINDOWS;
-        }
-        if (osName.startsWith("Linux") && kernelBeforeEevdf(osVersion)) {
-            return OperatingSystem.LINUX_CFS;
-        }
-        return OperatingSystem.LINUX;
-    }
-
-    /** Whether a Linux kernel release such as {@code 5.15.0-91-generic} is older than 6.6. */
-    private static boolean kernelBeforeEevdf(String release) {
-        Matcher m = KERNEL_RELEASE.matcher(release.strip());
-        if (!m.find()) {
-            return false;
-        }
-        int major = Integer.parseInt(m.group(1));
-        int minor = Integer.parseInt(m.group(2));
-        return major < 6 || (major == 6 && minor < 6);
+                .os(HOST_SCHEDULER.os());
     }
 
     /** The first {@code cpu MHz} of {@code /proc/cpuinfo}, in GHz, if there is one. */

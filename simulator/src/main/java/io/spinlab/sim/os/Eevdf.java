@@ -37,8 +37,11 @@ import java.util.Arrays;
  * {@code check_preempt_wakeup_fair}, {@code yield_task_fair}; the forfeit is mainline 79104becf42b,
  * backported to 6.18.y) and {@code sysctl_sched_base_slice} (0.7 ms since 6.14, 0.75 ms before),
  * read from the commits' diffs (see {@code simulator/SIMULATOR-RESULTS.md}). Not modelled:
- * {@code DELAY_DEQUEUE} (6.12 and later keep a sleeper with negative lag on its queue until that
- * lag is worked off; here it leaves at once and keeps the negative lag for its wake-up), buddies
+ * {@code DELAY_DEQUEUE} (6.12 and later: a thread that sleeps while ineligible stays on its queue,
+ * counted in the average, until the rule would pick it, when it leaves with its lag clipped to 0;
+ * woken before that, it is queued again where it is, without looking for an idle processor; here it
+ * leaves at once and keeps its negative lag for its wake-up, because without Linux's idle balancing
+ * a thread woken onto a busy processor's queue would wait there while others idle), buddies
  * ({@code NEXT_BUDDY} is off by default), weights other than nice 0, and periodic load balancing.
  * Not thread-safe: only the engine touches it.
  */

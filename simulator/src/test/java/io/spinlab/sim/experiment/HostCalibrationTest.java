@@ -114,15 +114,18 @@ class HostCalibrationTest {
     }
 
     @Test
-    void shouldFollowTheHostOperatingSystemsSchedulerRules() {
-        assertThat(HostCalibration.hostOs("Windows 11", "10.0")).isEqualTo(OperatingSystem.WINDOWS);
-        assertThat(HostCalibration.hostOs("Linux", "6.18.44")).isEqualTo(OperatingSystem.LINUX);
-        assertThat(HostCalibration.hostOs("Linux", "6.6.0-14-generic")).isEqualTo(OperatingSystem.LINUX);
-        assertThat(HostCalibration.hostOs("Linux", "6.5.0-44-generic")).as("CFS").isEqualTo(OperatingSystem.LINUX_CFS);
-        assertThat(HostCalibration.hostOs("Linux", "5.15.0-91-generic")).isEqualTo(OperatingSystem.LINUX_CFS);
-        assertThat(HostCalibration.hostOs("Linux", "4.18.0-553.el8")).isEqualTo(OperatingSystem.LINUX_CFS);
-        assertThat(HostCalibration.hostOs("Linux", "unknown")).isEqualTo(OperatingSystem.LINUX);
-        assertThat(HostCalibration.hostOs("Mac OS X", "14.5")).isEqualTo(OperatingSystem.LINUX);
+    void shouldTakeTheKernelsTickAsTheTimeSliceUnderEevdfOnly() {
+        MachineProfile host = HostCalibration.hostProfile(20.0).toBuilder().os(OperatingSystem.LINUX).build();
+
+        MachineProfile thousandHz = HostCalibration.withTick(host,
+                new HostScheduler(OperatingSystem.LINUX, 1_000_000, "CONFIG_HZ=1000 in /boot/config-6.8.0"));
+
+        assertThat(thousandHz.timeSliceNs()).isEqualTo(1_000_000);
+        assertThat(thousandHz.description()).endsWith(", scheduler tick 1.0 ms (CONFIG_HZ=1000 in /boot/config-6.8.0)");
+        assertThat(HostCalibration.withTick(host, new HostScheduler(OperatingSystem.LINUX, 0, "none readable")))
+                .as("no tick read: the default slice").isEqualTo(host);
+        assertThat(HostCalibration.withTick(host, new HostScheduler(OperatingSystem.LINUX_CFS, 1_000_000, "x")))
+                .as("CFS keeps its slice").isEqualTo(host);
     }
 
     @Test
