@@ -160,11 +160,7 @@ final class Dispatcher {
 
     /** Processor {@code p}'s thread has left it: the next ready thread gets it after a switch, or it idles. */
     void handOff(int p) {
-        if (eevdf != null) {
-            handOffOnEevdf(p);
-            return;
-        }
-        int next = scheduler.pollForIdle(p);
+        int next = eevdf != null ? nextOnEevdf(p) : scheduler.pollForIdle(p);
         scheduler.vacate(p);
         if (next < 0) {
             return;
@@ -175,28 +171,24 @@ final class Dispatcher {
     }
 
     /**
-     * EEVDF: the rule picks from processor {@code p}'s own queue; with that empty, {@code p} takes
-     * the first thread of the fullest other queue (Linux's idle balance), which keeps its lag.
+     * EEVDF: the thread the rule picks from processor {@code p}'s own queue, taken off it; with that
+     * empty, the first thread of the fullest other queue (Linux's idle balance), which keeps its lag;
+     * -1 when nobody is ready.
      */
-    private void handOffOnEevdf(int p) {
+    private int nextOnEevdf(int p) {
         long now = engine.now;
         int next = eevdf.pickQueued(p, now);
         if (next >= 0) {
             scheduler.take(p, next);
-        } else {
-            int from = scheduler.queueToStealFrom(p);
-            if (from >= 0) {
-                next = scheduler.pollLocal(from);
-                eevdf.detach(next, from, now);
-            }
+            return next;
         }
-        scheduler.vacate(p);
-        if (next < 0) {
-            return;
+        int from = scheduler.queueToStealFrom(p);
+        if (from < 0) {
+            return -1;
         }
-        long switchPicos = costs.contextSwitchPicos();
-        scheduler.processor(p).addSwitch(switchPicos);
-        dispatch(p, threads.get(next), engine.later(switchPicos));
+        next = scheduler.pollLocal(from);
+        eevdf.detach(next, from, now);
+        return next;
     }
 
     /** A thread that just became ready: an idle processor takes it now, or it queues. */

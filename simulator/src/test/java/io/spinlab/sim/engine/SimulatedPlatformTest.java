@@ -96,15 +96,9 @@ class SimulatedPlatformTest {
         assertThat(elapsed.get()).isEqualTo(1 * NS);
     }
 
-    /**
-     * The same two spinners under EEVDF (one processor: 0.7 ms slices, ticks at 0, 4, 8 ms ...):
-     * a 0–4 ms; b from 4.003 ms, and at the tick at 8 ms b (v 3.997 ms) is still eligible against
-     * a (4 ms), so it keeps the processor to 12 ms; a 12.003–16 ms; at 16 ms both have 7.997 ms and
-     * equal deadlines, and the runner loses the tie: b 16.003–18.006 ms, a 18.009–20.012 ms.
-     */
-    @Test
-    void shouldShareOneProcessorAtTicksByEligibilityUnderEevdf() {
-        Simulation sim = sim(round(1).toBuilder().os(OperatingSystem.LINUX).build());
+    /** Threads "a" and "b" each PAUSE 10 ms, in 1 ms calls, on one processor under {@code os}. */
+    private static SimulationResult twoSpinnersOnOneProcessor(OperatingSystem os) {
+        Simulation sim = sim(round(1).toBuilder().os(os).build());
         SimulatedPlatform platform = sim.platform();
         Runnable tenMillis = () -> {
             for (int i = 0; i < 10; i++) {
@@ -113,8 +107,18 @@ class SimulatedPlatformTest {
         };
         sim.startThread("a", tenMillis);
         sim.startThread("b", tenMillis);
+        return sim.run().requireCompleted();
+    }
 
-        SimulationResult result = sim.run().requireCompleted();
+    /**
+     * The same two spinners under EEVDF (one processor: 0.7 ms slices, ticks at 0, 4, 8 ms ...):
+     * a 0–4 ms; b from 4.003 ms, and at the tick at 8 ms b (v 3.997 ms) is still eligible against
+     * a (4 ms), so it keeps the processor to 12 ms; a 12.003–16 ms; at 16 ms both have 7.997 ms and
+     * equal deadlines, and the runner loses the tie: b 16.003–18.006 ms, a 18.009–20.012 ms.
+     */
+    @Test
+    void shouldShareOneProcessorAtTicksByEligibilityUnderEevdf() {
+        SimulationResult result = twoSpinnersOnOneProcessor(OperatingSystem.LINUX);
 
         ThreadMetrics a = result.metrics().thread("a");
         ThreadMetrics b = result.metrics().thread("b");
@@ -127,17 +131,7 @@ class SimulatedPlatformTest {
     @Test
     void shouldShareOneProcessorByTimeSlicesWhenTwoThreadsSpin() {
         // fixed slices from each dispatch, as Windows' quanta and the CFS rule give them
-        Simulation sim = sim(round(1).toBuilder().os(OperatingSystem.LINUX_CFS).build());
-        SimulatedPlatform platform = sim.platform();
-        Runnable tenMillis = () -> {
-            for (int i = 0; i < 10; i++) {
-                platform.pause(10_000); // 1 ms
-            }
-        };
-        sim.startThread("a", tenMillis);
-        sim.startThread("b", tenMillis);
-
-        SimulationResult result = sim.run().requireCompleted();
+        SimulationResult result = twoSpinnersOnOneProcessor(OperatingSystem.LINUX_CFS);
 
         // a: 0-4 ms, b: 4.003-8.003, a: 8.006-12.006, b: 12.009-16.009, a: 16.012-18.012, b: 18.015-20.015.
         ThreadMetrics a = result.metrics().thread("a");
