@@ -73,48 +73,35 @@ final class Dispatcher {
             trace.preempted(now, t.index, injected);
         }
         int p = t.processor;
+        boolean byPriority = false;
         if (eevdf != null) {
-            preemptOnEevdf(t, p, injected);
-            return;
+            // EEVDF: a preempted thread stays on its queue, and the rule picks among it and the others
+            // there; an injected preemption takes it off the queue until it is ready again.
+            t.processor = -1;
+            if (injected) {
+                eevdf.leave(p, now);
+            } else {
+                eevdf.stepAside(p, now);
+                scheduler.enqueue(t.index, p, false, false);
+            }
+        } else {
+            // Preempted by a higher priority, a thread keeps its place at the head of its level and,
+            // like one whose preemption was injected, the rest of its slice (Windows Internals,
+            // "Quantum": a preempted thread's quantum is not reset).
+            byPriority = !t.boosted && scheduler.boostedReadyCount(p) > 0;
+            if (injected || byPriority) {
+                t.sliceUsedPicos = Math.max(0, now - scheduler.processor(p).sliceStartPicos());
+            }
+            leaveProcessor(t, p);
         }
-        // Preempted by a higher priority, a thread keeps its place at the head of its level and,
-        // like one whose preemption was injected, the rest of its slice (Windows Internals,
-        // "Quantum": a preempted thread's quantum is not reset).
-        boolean byPriority = !t.boosted && scheduler.boostedReadyCount(p) > 0;
-        if (injected || byPriority) {
-            t.sliceUsedPicos = Math.max(0, now - scheduler.processor(p).sliceStartPicos());
-        }
-        leaveProcessor(t, p);
         t.state = ThreadState.RUNNABLE;
         t.stateSince = now;
         handOff(p);
         if (injected) {
             t.heldOff = true;
             queue.add(engine.later(preemptionPicos), Event.READY, t, 0);
-        } else {
+        } else if (eevdf == null) {
             scheduler.enqueue(t.index, p, t.boosted, byPriority);
-        }
-    }
-
-    /**
-     * EEVDF: a preempted thread stays on its processor's queue, and the rule picks among it and
-     * the others there; an injected preemption takes it off the queue until it is ready again.
-     */
-    private void preemptOnEevdf(SimThread t, int p, boolean injected) {
-        long now = engine.now;
-        t.processor = -1;
-        if (injected) {
-            eevdf.leave(p, now);
-        } else {
-            eevdf.stepAside(p, now);
-            scheduler.enqueue(t.index, p, false, false);
-        }
-        t.state = ThreadState.RUNNABLE;
-        t.stateSince = now;
-        handOff(p);
-        if (injected) {
-            t.heldOff = true;
-            queue.add(engine.later(preemptionPicos), Event.READY, t, 0);
         }
     }
 
