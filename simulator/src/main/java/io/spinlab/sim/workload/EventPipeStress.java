@@ -36,8 +36,17 @@ import java.util.concurrent.TimeUnit;
  * the reader saw as sequence gaps): every written event read once and every drop seen as a gap
  * means readTotal = writtenTotal and gapsSeen = droppedTotal; a run where either differs fails.
  *
+ * <p>{@code stream}: where the reader's copies go. {@code none} (the default): the reader copies
+ * each payload out in its own process and counts it read. A size in bytes: the published setup,
+ * in which the runtime's streaming thread serializes events into blocks of up to 100 KB and
+ * writes each block to a pipe or local socket with that much kernel buffer (blocking while it is
+ * full), and another process (a second thread here, {@code stream-reader}) copies the stream to
+ * a file 81,920 bytes at a time; an event counts as read when that process has received it. The
+ * buffer is the operating system's: 16 KB for the named pipe of .NET's diagnostics transport on
+ * Windows, 8 KB for a macOS local stream socket (see the implementation notes).
+ *
  * <p>Each write attempt ticks once before it (the event's formatting, see {@link Work}) and the
- * reader ticks once per event it copies. The published run used 32 writers, 200-byte events, a
+ * reader ticks once per event it copies (the stream reader once per read). The published run used 32 writers, 200-byte events, a
  * 256 MB limit and EventPipe's 100 ms reader interval for 60 s; simulated windows last
  * milliseconds, so experiments scale the limit and the interval down (saturation is what
  * matters: writers that fail to get a buffer).
@@ -57,6 +66,27 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
      * simulation scores both; ScoreChoice). Until 2026-12-05 the chosen count also went
      * through MeasuredRun's padded counters: two more shared-memory accesses per write attempt
      * under score=attempted, which made the two choices different runs.
+     *
+     * The stream (what was read, and where; dotnet/runtime and dotnet/diagnostics read through
+     * the search tools on 2026-12-06, not at the PR's own commit, which the index lacks):
+     * - the streaming thread (src/native/eventpipe/ep-session.c, streaming_thread) writes all
+     *   buffers, then sleeps 100 ms after every pass; ep_buffer_manager_write_all_buffers_to_file
+     *   adds events to the file's event block (ep-file.c: 100 * 1024 bytes), which is written to
+     *   the stream when full and at the end of each pass (ep_file_flush). One block goes out in
+     *   a few writes (tags, size, header fields, then the block data in one write); only the
+     *   data is modelled. An event takes its record in spinlab's buffer (a 16-byte header and
+     *   the payload) in the block; the nettrace format compresses its header to about as much;
+     * - the transport: on Windows a byte-mode named pipe created with 16 * 1024 bytes of in and
+     *   out buffer (src/native/eventpipe/ds-ipc-pal-namedpipe.c), written with WriteFile and
+     *   waited for; on macOS and Linux a blocking Unix domain socket with no buffer size set
+     *   (ds-ipc-pal-socket.c), so the kernel default: on macOS PIPSIZ, 8192 bytes for sender and
+     *   receiver together (xnu bsd/kern/uipc_usrreq.c, apple-oss-distributions/xnu @ 1031c584);
+     * - the reader (dotnet/diagnostics src/tests/EventPipeStress/Orchestrator/Program.cs, the
+     *   default "Stream" reader type): a separate process that copies the session's stream to a
+     *   file with Stream.CopyTo (81,920-byte buffer) and counts the events in the file after the
+     *   run. Some versions of that program also raise the writing process to the RealTime
+     *   priority class and restrict its affinity (not on macOS); which version the PR's runs
+     *   used is not known, and priority classes are not modelled.
      */
 
     public static final String NAME = "eventpipe-stress";
@@ -79,6 +109,7 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
     public static final int MAX_PAYLOAD = BufferManagerConfig.DEFAULT_MAX_EVENT_PAYLOAD_BYTES;
 
     private static final long KB = 1024;
+    private static final long MAX_STREAM_BYTES = 64 * KB * KB;
 
     static final WorkloadType.Parameter PAYLOAD = new WorkloadType.Parameter("payload", "200",
             "bytes per event payload, 0..65536");
@@ -88,20 +119,32 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
             "the reader's sleep between passes (EventPipe: 100ms); 0 for back to back");
     static final WorkloadType.Parameter SCORE = new WorkloadType.Parameter("score", "read",
             "what the score counts: read (events read) or attempted (write attempts)");
+    static final WorkloadType.Parameter STREAM = new WorkloadType.Parameter("stream", "none",
+            "none (the reader copies events in-process), or the kernel buffer of the pipe or socket to a "
+                    + "reading process, e.g. 16kb (Windows' named pipe) or 8kb (a macOS local socket)");
+
+    /** EventPipe's event block: serialized events go to the stream in blocks of up to this many bytes. */
+    static final int EVENT_BLOCK_BYTES = 100 * 1024;
+    /** Bytes of an event's record in the buffer (and in a block) besides its payload. */
+    static final int EVENT_HEADER_BYTES = 16;
+    /** The reading process's buffer: Stream.CopyTo's default. */
+    static final int STREAM_READ_BYTES = 81_920;
 
     static final WorkloadType TYPE = new WorkloadType(NAME,
             "N writers write events into one buffer manager as fast as they can, one reader drains it; "
                     + "events read/ms (or attempts/ms)",
-            withThreadsDefault(parameterList(PAYLOAD, LIMIT, READER_INTERVAL, SCORE)),
+            withThreadsDefault(parameterList(PAYLOAD, LIMIT, READER_INTERVAL, SCORE, STREAM)),
             p -> new EventPipeStress(p.threads("threads"), p.whole("payload", 0, MAX_PAYLOAD),
                     parseBytes(p.text("limit")), p.nanos("reader-interval"),
                     p.choice("score", List.of("read", "attempted")).equals("read") ? Score.READ : Score.ATTEMPTED,
-                    p.window()));
+                    parseStream(p.text("stream")), p.window()));
 
     private final int payloadBytes;
     private final long limitBytes;
     private final long readerIntervalNanos;
     private final Score score;
+    /** The stream's kernel buffer, bytes; 0 for no stream. */
+    private final int streamBytes;
 
     /**
      * @param writers             writing threads
@@ -109,10 +152,11 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
      * @param limitBytes          the manager's limit, at least its largest buffer (1 MB)
      * @param readerIntervalNanos the reader's sleep between passes, 0 for none
      * @param score               what the score counts
+     * @param streamBytes         the kernel buffer of the stream to a reading process, bytes; 0 for none
      * @param window              warm-up and measured window
      */
     public EventPipeStress(ThreadCount writers, int payloadBytes, long limitBytes, long readerIntervalNanos,
-            Score score, Window window) {
+            Score score, int streamBytes, Window window) {
         super(writers, window);
         if (payloadBytes < 0 || payloadBytes > MAX_PAYLOAD) {
             throw new IllegalArgumentException(NAME + ": payload = " + payloadBytes + " is not valid; valid: 0.."
@@ -128,6 +172,30 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
         this.limitBytes = limitBytes;
         this.readerIntervalNanos = Durations.check("reader-interval", readerIntervalNanos);
         this.score = Objects.requireNonNull(score, "score");
+        if (streamBytes < 0) {
+            throw new IllegalArgumentException(NAME + ": stream = " + streamBytes + " bytes is not valid; valid: none "
+                    + "or a positive byte count");
+        }
+        this.streamBytes = streamBytes;
+    }
+
+    /** Parses {@code none} (0) or a byte count such as {@code 16kb}. */
+    static int parseStream(String text) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        if (t.equals("none")) {
+            return 0;
+        }
+        long bytes;
+        try {
+            bytes = parseBytes(t);
+        } catch (IllegalArgumentException e) {
+            bytes = -1;
+        }
+        if (bytes < 1 || bytes > MAX_STREAM_BYTES) {
+            throw new IllegalArgumentException(NAME + ": stream = '" + text + "' is not valid; valid: none, or a "
+                    + "kernel buffer of 1 byte to 64mb (e.g. 16kb, 8kb)");
+        }
+        return (int) bytes;
     }
 
     private static List<WorkloadType.Parameter> withThreadsDefault(List<WorkloadType.Parameter> parameters) {
@@ -189,6 +257,7 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
         s.put("limit", formatBytes(limitBytes));
         s.put("reader-interval", Durations.format(readerIntervalNanos));
         s.put("score", score.text());
+        s.put("stream", streamBytes == 0 ? "none" : formatBytes(streamBytes));
         return s;
     }
 
@@ -198,7 +267,7 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
         int writers = threads().resolve(context.processorCount());
         EventBufferManager manager = new EventBufferManager(context, BufferManagerConfig.ofLimit(limitBytes));
         CountdownEvent writersDone = new CountdownEvent(context, writers);
-        MeasuredRun run = new MeasuredRun(context, window(), writers + 1);
+        MeasuredRun run = new MeasuredRun(context, window(), writers + (streamBytes == 0 ? 1 : 2));
         run.metric("threads", writers);
         Tally[] tallies = new Tally[writers];
         EventWriter[] eventWriters = new EventWriter[writers];
@@ -214,10 +283,15 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
             byte[] payload = new byte[payloadBytes];
             run.start("writer-" + w, slot -> write(run, writer, payload, tally, writersDone));
         }
-        Drain drain = new Drain(run, manager.reader());
+        StreamPipe stream = streamBytes == 0 ? null : new StreamPipe(platform, streamBytes);
+        Drain drain = new Drain(run, manager.reader(), stream, EVENT_HEADER_BYTES + payloadBytes);
         run.start("reader", slot -> drain.run(platform, readerIntervalNanos, writersDone, manager));
+        StreamReader streamReader = stream == null ? null : new StreamReader(run, stream, EVENT_HEADER_BYTES + payloadBytes);
+        if (streamReader != null) {
+            run.start("stream-reader", slot -> streamReader.run());
+        }
         WorkloadResult measured = run.measure(this, () -> { });
-        return withMetrics(measured, writers, tallies, drain, manager.diagnostics());
+        return withMetrics(measured, writers, tallies, drain, streamReader, manager.diagnostics());
     }
 
     private static void write(MeasuredRun run, EventWriter writer, byte[] payload, Tally tally,
@@ -235,7 +309,7 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
     }
 
     private WorkloadResult withMetrics(WorkloadResult measured, int writers, Tally[] tallies, Drain drain,
-            BufferManagerDiagnostics diagnostics) {
+            StreamReader streamReader, BufferManagerDiagnostics diagnostics) {
         long attempted = 0;
         long written = 0;
         long dropped = 0;
@@ -252,22 +326,30 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
             throw new IllegalStateException(NAME + ": events lost or duplicated: written " + writtenTotal + ", read "
                     + drain.readTotal + "; dropped " + droppedTotal + ", gaps seen " + drain.reader.dropsSeen());
         }
+        if (streamReader != null && streamReader.eventsTotal != drain.readTotal) {
+            throw new IllegalStateException(NAME + ": the stream lost events: the streaming thread sent "
+                    + drain.readTotal + ", the reading process received " + streamReader.eventsTotal);
+        }
+        long readInWindow = streamReader == null ? drain.readInWindow : streamReader.eventsInWindow;
         Map<String, Double> metrics = new LinkedHashMap<>(measured.metrics());
         metrics.put("writers", (double) writers);
         metrics.put("attempted", (double) attempted);
         metrics.put("written", (double) written);
         metrics.put("dropped", (double) dropped);
-        metrics.put("read", (double) drain.readInWindow);
-        long denominator = drain.readInWindow + dropped;
-        metrics.put("efficiency", denominator == 0 ? 1.0 : (double) drain.readInWindow / denominator);
+        metrics.put("read", (double) readInWindow);
+        long denominator = readInWindow + dropped;
+        metrics.put("efficiency", denominator == 0 ? 1.0 : (double) readInWindow / denominator);
         metrics.put("lockAcquisitions", (double) diagnostics.lockAcquisitions());
         metrics.put("dropPathLockAcquisitions", (double) diagnostics.dropPathLockAcquisitions());
         metrics.put("writtenTotal", (double) writtenTotal);
         metrics.put("droppedTotal", (double) droppedTotal);
         metrics.put("readTotal", (double) drain.readTotal);
         metrics.put("gapsSeen", (double) drain.reader.dropsSeen());
+        if (streamReader != null) {
+            metrics.put("streamBytes", (double) streamReader.bytes);
+        }
         // The same instructions whatever the score counts (an index, not a branch): the run stays one simulation.
-        long[] counted = {drain.readInWindow, attempted};
+        long[] counted = {readInWindow, attempted};
         long operations = counted[score.ordinal()];
         return new WorkloadResult(measured.workload(), measured.parameters(), measured.platform(), operations,
                 measured.elapsedNanos(), metrics);
@@ -276,8 +358,8 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
     /** {@inheritDoc} Here {@code score=read}: the run counts both, in the {@code read} and {@code attempted} metrics. */
     @Override
     public String sharedRunParameters() {
-        return new EventPipeStress(threads(), payloadBytes, limitBytes, readerIntervalNanos, Score.READ, window())
-                .parameters();
+        return new EventPipeStress(threads(), payloadBytes, limitBytes, readerIntervalNanos, Score.READ, streamBytes,
+                window()).parameters();
     }
 
     @Override
@@ -311,23 +393,35 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
         }
     }
 
-    /** The reader thread: EventPipe's streaming loop, copying every payload out. */
+    /**
+     * The reader thread: EventPipe's streaming loop, copying every payload out, in-process or into
+     * the event block that goes to the stream.
+     */
     private static final class Drain implements EventConsumer {
         private final MeasuredRun run;
         private final EventReader reader;
         private final byte[] sink = new byte[MAX_PAYLOAD];
+        /** Null without a stream. */
+        private final StreamPipe stream;
+        private final byte[] block;
+        private final int eventBytes;
+        private int blockFill;
         long readInWindow;
         long readTotal;
 
-        Drain(MeasuredRun run, EventReader reader) {
+        Drain(MeasuredRun run, EventReader reader, StreamPipe stream, int eventBytes) {
             this.run = run;
             this.reader = reader;
+            this.stream = stream;
+            this.eventBytes = eventBytes;
+            this.block = stream == null ? null : new byte[Math.max(EVENT_BLOCK_BYTES, eventBytes)];
         }
 
         void run(Platform platform, long intervalNanos, CountdownEvent writersDone, EventBufferManager manager)
                 throws InterruptedException {
             while (run.running()) {
                 int delivered = reader.read(this);
+                flushBlock();
                 if (delivered == 0) {
                     reader.awaitData(1, TimeUnit.MILLISECONDS);
                 }
@@ -342,15 +436,75 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
                 reader.read(this);
                 run.tick();
             }
+            if (stream != null) {
+                flushBlock();
+                stream.close();
+            }
         }
 
         @Override
         public void onEvent(EventView event) {
-            event.copyPayload(sink, 0);
+            if (stream == null) {
+                event.copyPayload(sink, 0);
+            } else {
+                if (blockFill + eventBytes > block.length) {
+                    flushBlock();
+                }
+                event.copyPayload(block, blockFill + EVENT_HEADER_BYTES);
+                blockFill += eventBytes;
+            }
             long now = run.tick();
             readTotal++;
             if (run.inWindow(now)) {
                 readInWindow++;
+            }
+        }
+
+        /** Writes the event block to the stream, if there is one and it holds events. */
+        private void flushBlock() {
+            if (stream != null && blockFill > 0) {
+                stream.write(block, 0, blockFill);
+                blockFill = 0;
+            }
+        }
+    }
+
+    /**
+     * The reading process: copies the stream to a file ({@link #STREAM_READ_BYTES} at a time, each
+     * read's bytes copied again into the file's pages) until it ends, and counts the whole events
+     * received, inside the window and in all.
+     */
+    private static final class StreamReader {
+        private final MeasuredRun run;
+        private final StreamPipe stream;
+        private final int eventBytes;
+        private final byte[] buffer = new byte[STREAM_READ_BYTES];
+        private final byte[] file = new byte[STREAM_READ_BYTES];
+        long bytes;
+        long eventsTotal;
+        long eventsInWindow;
+
+        StreamReader(MeasuredRun run, StreamPipe stream, int eventBytes) {
+            this.run = run;
+            this.stream = stream;
+            this.eventBytes = eventBytes;
+        }
+
+        void run() {
+            for (;;) {
+                int n = stream.read(buffer, buffer.length);
+                if (n == 0) {
+                    return;
+                }
+                System.arraycopy(buffer, 0, file, 0, n);
+                long before = bytes / eventBytes;
+                bytes += n;
+                long events = bytes / eventBytes - before;
+                long now = run.tick();
+                eventsTotal += events;
+                if (run.inWindow(now)) {
+                    eventsInWindow += events;
+                }
             }
         }
     }

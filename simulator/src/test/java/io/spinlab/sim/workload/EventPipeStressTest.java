@@ -4,15 +4,19 @@ import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.Simulation;
+import io.spinlab.sim.trace.Activity;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The EventPipe stress workload: saturated runs lose nothing unaccounted, and the knob changes who takes the lock. */
 class EventPipeStressTest {
 
     private static final MachineProfile MACBOOK = MachinePresets.byName("kabylake-i7-7700hq");
     private static final String SATURATED = "threads=8,limit=1mb,reader-interval=0,warmup=200us,window=1ms";
+    private static final String STREAMED = "threads=6,limit=1mb,reader-interval=0,payload=200,stream=8kb,warmup=200us,"
+            + "window=1ms";
 
     private static WorkloadResult simulate(String tuning, boolean memoryModel) {
         SimulatedRun run = WorkloadRunner.simulate(EventPipeStress.NAME, SATURATED, Tuning.parse(tuning),
@@ -59,6 +63,40 @@ class EventPipeStressTest {
         assertThat(lockless.metric("attempted")).isGreaterThan(1.5 * underLock.metric("attempted"));
         assertAccountedFor("current, memory model", lockless);
         assertAccountedFor("under-lock, memory model", underLock);
+    }
+
+    /**
+     * With a stream (the published setup: a reading process behind a pipe), every event the
+     * streaming thread sent reaches the reading process as whole 216-byte records (16-byte
+     * header and 200-byte payload), a read counts when it arrives there, and both sides of the
+     * stream are threads of the run (6 writers, so that the 8 threads have the 8 processors).
+     */
+    @Test
+    void shouldCarryEveryEventThroughTheStreamToTheReadingProcess() {
+        for (String tuning : new String[] {"current,reservation=under-lock", "current"}) {
+            SimulatedRun run = WorkloadRunner.simulate(EventPipeStress.NAME, STREAMED,
+                    Tuning.parse(tuning), Simulation.builder(MACBOOK).seed(1).memoryModel(true));
+            assertThat(run.simulation().completed()).as(run.simulation().report()).isTrue();
+            WorkloadResult result = run.result();
+
+            assertAccountedFor(tuning + ", stream", result);
+            assertThat(result.metric("streamBytes")).as(tuning)
+                    .isEqualTo(result.metric("writtenTotal") * (EventPipeStress.EVENT_HEADER_BYTES + 200));
+            assertThat(result.metric("read")).as(tuning).isPositive()
+                    .isLessThanOrEqualTo(result.metric("readTotal"));
+            assertThat(result.parameters()).contains("stream=8kb");
+            assertThat(run.simulation().metrics().thread("stream-reader").picos(Activity.PARKED))
+                    .as("the reading process waits for the stream: " + tuning).isPositive();
+        }
+    }
+
+    @Test
+    void shouldNameNoneAndASizeWhenTheStreamIsNotValid() {
+        assertThat(Workloads.create(EventPipeStress.NAME, SATURATED).parameters()).contains("stream=none");
+        assertThatThrownBy(() -> Workloads.create(EventPipeStress.NAME, SATURATED + ",stream=fast"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("eventpipe-stress: stream = 'fast' is not valid; valid: none, or a kernel buffer of 1 "
+                        + "byte to 64mb (e.g. 16kb, 8kb)");
     }
 
     /** Over the whole run: every written event read once, every drop seen by the reader as a gap. */
