@@ -46,10 +46,10 @@ import java.util.concurrent.TimeUnit;
  * Windows, 8 KB for a macOS local stream socket (see the implementation notes).
  *
  * <p>Each write attempt ticks once before it (the event's formatting, see {@link Work}) and the
- * reader ticks once per event it copies (the stream reader once per read). The published run used 32 writers, 200-byte events, a
- * 256 MB limit and EventPipe's 100 ms reader interval for 60 s; simulated windows last
- * milliseconds, so experiments scale the limit and the interval down (saturation is what
- * matters: writers that fail to get a buffer).
+ * reader ticks once per event it copies (the stream reader once per read). The published run
+ * used 32 writers, 200-byte events, a 256 MB limit and EventPipe's 100 ms reader interval for
+ * 60 s; simulated windows last milliseconds, so experiments scale the limit and the interval
+ * down (saturation is what matters: writers that fail to get a buffer).
  */
 public final class EventPipeStress extends WindowedWorkload implements ScoreChoice {
     /*
@@ -172,9 +172,9 @@ public final class EventPipeStress extends WindowedWorkload implements ScoreChoi
         this.limitBytes = limitBytes;
         this.readerIntervalNanos = Durations.check("reader-interval", readerIntervalNanos);
         this.score = Objects.requireNonNull(score, "score");
-        if (streamBytes < 0) {
-            throw new IllegalArgumentException(NAME + ": stream = " + streamBytes + " bytes is not valid; valid: none "
-                    + "or a positive byte count");
+        if (streamBytes < 0 || streamBytes > MAX_STREAM_BYTES) {
+            throw new IllegalArgumentException(NAME + ": stream = " + streamBytes + " bytes is not valid; valid: 0 "
+                    + "(none) or a kernel buffer of 1 byte to 64mb");
         }
         this.streamBytes = streamBytes;
     }
