@@ -218,13 +218,16 @@ final class Engine {
         this.budgets = budgets;
         this.seed = seed;
         this.context = context;
-        this.memory = memoryModel ? new MemoryModel(machine) : null;
         this.runAhead = runAhead && memoryModel;
         SimRandom root = new SimRandom(seed);
         this.platformRandom = root.split();
         this.faultRandom = root.split();
         // Split after the others, so that turning noise on leaves their streams as they were.
         this.noise = new Noise(machine, costs, noise ? root.split() : null);
+        // The handover points of contended lines: their own stream, split after the noise's so that it stays as it was.
+        this.memory = !memoryModel ? null
+                : noise ? new MemoryModel(machine, Noise.handoverLegs(root.split()))
+                : new MemoryModel(machine);
         this.trace = traceOn ? new TraceRecorder(machine.logicalProcessors(), traceLimit) : null;
         this.schedulingLog = schedulingPoints > 0 ? new SchedulingLog(schedulingPoints, layouts) : null;
         this.preemptionPicos = OsCosts.toPicos(faults.preemptionNanos());

@@ -3,13 +3,16 @@ package io.spinlab.sim.engine;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.sim.os.OsCosts;
 
+import java.util.function.LongUnaryOperator;
+
 /**
  * A run's run-to-run noise, drawn from its own stream of the seed (so that turning noise on
  * leaves every other stream as it was): the wake latency within ± {@code wakeJitterPercent}, the
  * PAUSE and clock-read costs within ± {@code costJitterPercent}, and a random phase of each
  * processor's timer, so that processors do not all end their slices in lockstep at multiples of
  * the slice after the run's start. With noise off every method returns its input unchanged and
- * draws nothing.
+ * draws nothing. With the memory model on, noise also places each contended line's handover
+ * anywhere within its transfer ({@link #handoverLegs}), from a stream of its own.
  */
 final class Noise {
     /** The noise stream, or null with noise off. */
@@ -30,6 +33,16 @@ final class Noise {
         this.timeSlicePicos = costs.timeSlicePicos();
         this.pendingPhase = new boolean[machine.logicalProcessors()];
         java.util.Arrays.fill(pendingPhase, random != null);
+    }
+
+    /**
+     * The request legs of a run with noise, for {@link io.spinlab.sim.memory.MemoryModel}: each a
+     * uniform draw from {@code stream} over the whole transfer, {@code [0, transfer]} picoseconds,
+     * so that the holder of a line loses it anywhere between the request and the data's arrival
+     * (the midpoint on average, which is where a run without noise puts it).
+     */
+    static LongUnaryOperator handoverLegs(SimRandom stream) {
+        return transfer -> transfer <= 0 ? 0 : stream.nextLong(transfer + 1);
     }
 
     boolean on() {

@@ -5,6 +5,7 @@ import io.spinlab.model.machine.MachineProfile;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.Objects;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The simulator's cost model for shared memory: every instrumented access names an object, a
@@ -49,7 +50,9 @@ import java.util.Objects;
  *       read-modify-writes on one line from many cores serialize, one transfer plus one atomic
  *       operation each.</li>
  *   <li><b>Handover.</b> A core keeps a line it holds until another core's request for it
- *       reaches it, half-way through the request's transfer: meanwhile its own accesses that
+ *       reaches it, half-way through the request's transfer (or, in a run with noise, at a point
+ *       drawn uniformly over the whole transfer for each request: {@link #MemoryModel(MachineProfile,
+ *       LongUnaryOperator)}): meanwhile its own accesses that
  *       need no more than it held (any access by the owner, a read by a sharer) hit. So an owner
  *       finishes a few local operations while a remote request is on its way, and the
  *       requester's access, which the engine performs when its transfer completes, sees
@@ -57,9 +60,9 @@ import java.util.Objects;
  *   <li><b>Queued requests.</b> Requests for a line are served one at a time, as a directory
  *       serializes them: a request made while the line is busy with another core's access
  *       waits until that access completes, and only then sets out for its new holder, reaching
- *       it half a transfer later. So under contention the line passes from core to core, and
- *       each keeps it for half a transfer after its own access before the next request
- *       arrives.</li>
+ *       it one leg (half a transfer, or the drawn point) later. So under contention the line
+ *       passes from core to core, and each keeps it for that leg after its own access before
+ *       the next request arrives.</li>
  * </ul>
  *
  * <p>Deterministic: a pure function of the sequence of calls. Not thread-safe; one per run.
@@ -100,7 +103,17 @@ public final class MemoryModel {
      * them, so the rule puts the holder's loss at the midpoint, half-way between the two bounds:
      * at the request (the old rule) and at the data's arrival (tried first: with a whole transfer
      * of grace the releaser of a tight enter/exit loop re-took its lock before any waiter's read
-     * could land, on every processor count; simulator/SIMULATOR-RESULTS.md). The engine performs
+     * could land, on every processor count; simulator/SIMULATOR-RESULTS.md). A fixed point made
+     * some rows turn on whether a retry a few nanoseconds long starts before it (the Haswell
+     * CountdownEvent rows moved from 19,607 to 6,636 operations/ms with the instruction clock at
+     * 0.05 against 0.2 cycles per bytecode, simulator/EXPERIMENTS.md): a knife edge that hardware
+     * does not have, since where the holder sits relative to the line's home agent (an address
+     * hash on Intel's ring and mesh parts) and the traffic on the way vary from line to line and
+     * from one request to the next. So a run with noise draws each request's leg uniformly
+     * between the two bounds (the handoverLeg function, fed by the engine's noise stream); the
+     * mean stays the midpoint, and a run without noise keeps the midpoint itself. The two bounds
+     * are the model's; the uniform shape between them is an assumption, not a measurement (no
+     * documentation of the parts splits a transfer). The engine performs
      * the requester's access when its whole transfer completes, after the window, so whatever
      * the old holder wrote inside the window is what the requester sees: nothing is lost or
      * hidden.
@@ -144,6 +157,8 @@ public final class MemoryModel {
     /** The socket of each core; null on a one-socket part. */
     private final int[] socketOfCore;
     private final long atomicPicos;
+    /** The request's leg to the holder for a transfer of the argument: half of it, or a seeded draw. */
+    private final LongUnaryOperator handoverLeg;
     /** Per logical processor: when the last store in its store buffer completes. */
     private final long[] storesDoneAt;
     private final IdentityHashMap<Object, ObjectLines> objects = new IdentityHashMap<>();
@@ -161,8 +176,19 @@ public final class MemoryModel {
     private long stallPicos;
     private long lineCount;
 
-    /** A model of {@code machine}'s caches, all lines uncached. */
+    /** A model of {@code machine}'s caches, all lines uncached; every request reaches the holder half-way through its transfer. */
     public MemoryModel(MachineProfile machine) {
+        this(machine, MemoryModel::midpoint);
+    }
+
+    /**
+     * A model of {@code machine}'s caches, all lines uncached, in which a request that moves a
+     * line reaches its holder {@code handoverLeg.applyAsLong(transfer)} picoseconds after it
+     * sets out: the function must answer within {@code [0, transfer]} (checked), and be
+     * deterministic for the run to be (the engine draws from the run's noise stream).
+     */
+    public MemoryModel(MachineProfile machine, LongUnaryOperator handoverLeg) {
+        this.handoverLeg = Objects.requireNonNull(handoverLeg, "handoverLeg");
         this.machine = Objects.requireNonNull(machine, "machine");
         this.cores = machine.physicalCores();
         this.threadsPerCore = machine.smtThreadsPerCore();
@@ -320,10 +346,9 @@ public final class MemoryModel {
         transfers++;
         long transfer = readTransferPicos(line, core);
         // a read queued behind a busy line sets out when the busy access ends (see Queued requests)
-        long reached = Math.max(now, line.busyUntil) + transfer / 2;
-        long wait = reached - now - transfer / 2;
+        long wait = Math.max(now, line.busyUntil) - now;
         stallPicos += wait;
-        line.beginHandover(reached);
+        line.beginHandover(now + wait + leg(transfer));
         if (line.owner >= 0) {
             line.addSharer(line.owner);
             line.owner = Line.NONE;
@@ -333,7 +358,21 @@ public final class MemoryModel {
         } else {
             line.addSharer(core);
         }
-        return reached - now + (transfer - transfer / 2);
+        return wait + transfer;
+    }
+
+    /** Half of {@code transfer}: the holder's loss at the midpoint of the request's transfer. */
+    public static long midpoint(long transfer) {
+        return transfer / 2;
+    }
+
+    /** The request's leg to the holder in a transfer of {@code transfer} picoseconds. */
+    private long leg(long transfer) {
+        long leg = handoverLeg.applyAsLong(transfer);
+        if (leg < 0 || leg > transfer) {
+            throw new IllegalStateException("handover leg " + leg + " ps outside [0, " + transfer + "] ps");
+        }
+        return leg;
     }
 
     /** What a read miss by {@code core} costs: from the owner, or the nearest sharer (before the line's state changes). */
@@ -399,7 +438,7 @@ public final class MemoryModel {
         } else {
             transfers++;
             transfer = ownershipTransferPicos(line, core);
-            line.beginHandover(now + wait + transfer / 2); // sets out when the line is free, then its leg
+            line.beginHandover(now + wait + leg(transfer)); // sets out when the line is free, then its leg
         }
         line.clearSharers();
         line.owner = core;

@@ -46,4 +46,33 @@ class CasLoopOwnershipTest {
         assertThat(perChange).isBetween(8.0, 100.0);
         assertThat(failuresPerSuccess).isLessThan(0.15);
     }
+
+    /**
+     * With noise on, each request's leg to the holder is drawn from the seed over the whole
+     * transfer (the machine here has no other jitter, and two threads on two processors are never
+     * preempted, so the legs are all that noise changes): the run differs from the midpoint's,
+     * is the same for the same seed, and still shows bursts.
+     */
+    @Test
+    void shouldDrawTheHandoverPointsFromTheSeedWithNoise() {
+        String quietHost = HOST + " wakeJitterPercent=0 costJitterPercent=0";
+        SimulatedRun midpoint = casLoop(quietHost, 1, false);
+        SimulatedRun drawn = casLoop(quietHost, 1, true);
+
+        assertThat(drawn.simulation().digest()).isNotEqualTo(midpoint.simulation().digest());
+        assertThat(casLoop(quietHost, 1, true).simulation().digest()).isEqualTo(drawn.simulation().digest());
+        assertThat(casLoop(quietHost, 2, true).simulation().digest()).isNotEqualTo(drawn.simulation().digest());
+        assertThat(casLoop(quietHost, 2, false).simulation().digest()).as("without noise the seed changes nothing here")
+                .isEqualTo(midpoint.simulation().digest());
+        double perChange = drawn.result().operations() / drawn.result().metric(ContendedCasLoop.OWNER_CHANGES);
+        System.out.println("drawn legs: " + perChange + " successes per owner change, "
+                + drawn.result().metric(ContendedCasLoop.FAILURES) / drawn.result().operations()
+                + " failures per success");
+        assertThat(perChange).isBetween(4.0, 100.0);
+    }
+
+    private static SimulatedRun casLoop(String machine, long seed, boolean noise) {
+        return WorkloadRunner.simulate(ContendedCasLoop.class, List.of(2, SUCCESSES), Tuning.current(),
+                Simulation.builder(MachineSpec.parse(machine)).seed(seed).memoryModel(true).noise(noise));
+    }
 }
