@@ -19,7 +19,7 @@ final class MeasurementOptions {
     int seeds;
 
     @Option(names = "--no-noise", description = "Run without the machine's run-to-run noise (wake latency, PAUSE and "
-            + "clock-read costs, timer phase): every seed then differs only in its own random draws.")
+            + "clock-read costs, timer phase, where in its transfer a contended cache line changes hands): every seed then differs only in its own random draws.")
     boolean noNoise;
 
     /** {@code experiment} under this protocol. */

@@ -80,7 +80,7 @@ final class RunSpec {
     boolean fast;
 
     @Option(names = "--no-noise", description = "Run without the machine's run-to-run noise (wake latency, PAUSE and "
-            + "clock-read costs, timer phase); with it, the seed draws the noise too.")
+            + "clock-read costs, timer phase, where in its transfer a contended cache line changes hands); with it, the seed draws the noise too.")
     boolean noNoise;
 
     @Option(names = "--faults", paramLabel = "FAULTS", defaultValue = "none", description = "Faults to inject, "

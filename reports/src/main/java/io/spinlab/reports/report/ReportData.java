@@ -91,8 +91,9 @@ public record ReportData(String title, String lead, List<ReportSection> sections
     public String mode() {
         boolean on = rows().anyMatch(r -> r.result().memoryModel());
         boolean off = rows().anyMatch(r -> !r.result().memoryModel());
-        String noiseText = noise() ? "; run-to-run noise on (wake latency, PAUSE and clock-read costs, timer phase)"
-                : "";
+        String noiseText = !noise() ? ""
+                : "; run-to-run noise on (wake latency, PAUSE and clock-read costs, timer phase"
+                        + (on ? ", where in its transfer a contended cache line changes hands)" : ")");
         if (on && off) {
             return "mixed: some rows in the full cost model, some in fast mode" + noiseText;
         }
