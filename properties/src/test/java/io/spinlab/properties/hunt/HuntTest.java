@@ -45,7 +45,11 @@ class HuntTest {
         HuntCase shrunk = report.found().orElseThrow();
         HuntCase original = report.original().orElseThrow();
         assertSmallestDrainCase(shrunk);
-        // Exact counts since the memory model's queued requests (2026-12-05, thirty-third session:
+        // Exact counts since a contended line's handover point is drawn from the seed with noise
+        // (2026-12-06, thirty-eighth session: before it 797 and 29 here, 2,886 and 1,374 in the legacy
+        // hunt, and this hunt first found the third case, 4 x 8 processors with a 10-cycle PAUSE, seed
+        // 762; now the second, 2 x 4 processors with a 1-cycle PAUSE, seed 34). Before that since the
+        // memory model's queued requests (2026-12-05, thirty-third session:
         // 899 and 1,156 before them in the two drain tests, 1,286 in the legacy hunt); before that
         // since the ports' release stores and the unpark's drain of the store buffer
         // (2026-12-04, twenty-sixth session: 907 and 1,287 before them here and in the legacy hunt;
@@ -54,13 +58,13 @@ class HuntTest {
         // instructions before it, the third case loses: 4 x 8
         // processors with a 10-cycle PAUSE, seed 762 (with accesses priced when their thread stopped
         // and 0.2 cycles per bytecode, the second: 2 x 4 processors, PAUSE 1 cycle, seed 34).
-        assertThat(original.machine().name()).isEqualTo("skylake-i7-6700@pause=10,procs=8");
-        assertThat(original.multiplier()).isEqualTo(4.0);
+        assertThat(original.machine().name()).isEqualTo("skylake-i7-6700@pause=1,procs=4");
+        assertThat(original.multiplier()).isEqualTo(2.0);
         assertThat(original.windowMicros()).isEqualTo(3_000);
-        assertThat(original.seed()).isEqualTo(762);
-        assertThat(report.casesTried()).isEqualTo(3);
+        assertThat(original.seed()).isEqualTo(34);
+        assertThat(report.casesTried()).isEqualTo(2);
         assertThat(report.shrinkSteps()).isEqualTo(2);
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(797, 300));
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(811, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(29, 300));
         assertThat(report.replay()).endsWith("--candidate net6,spin=none --workload mres-wait-drain-rate "
                 + "--threshold 10.0 --replay c:0,0,0,0,0,0");
@@ -101,7 +105,7 @@ class HuntTest {
 
     @Test
     void shouldHuntCurrentAgainstLegacyOverTheMresWorkloads() {
-        // Seeded and deterministic: the hunt finds the current spin losing 55 % to the legacy one
+        // Seeded and deterministic: the hunt finds the current spin losing 45 % to the legacy one
         // (the medians of three noisy seeds, every seed's Δ below -10 %)
         // in wait latency on a 10-cycle-PAUSE part with 2 processors, after exactly 4 cases (2 before
         // a line's holder kept it until a request reaches it: first found on 16 processors, seed 14).
@@ -124,8 +128,9 @@ class HuntTest {
         assertThat(original.seed()).isEqualTo(422);
         assertThat(report.casesTried()).isEqualTo(4);
         assertThat(report.shrinkSteps()).isEqualTo(2);
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(2886, 300));
-        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1374, 300));
+        // (2,886 and 1,374, -52 %, before a contended line's handover point was drawn from the seed)
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(2951, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1633, 300));
         assertThat(report.replay()).endsWith("--replay c:0,0,0,0,0,0");
     }
 
