@@ -70,6 +70,16 @@ public interface Platform {
     default void endSpinWait(Object blocker) {
     }
 
+    /**
+     * A measuring harness announces that it counts what happens between {@code startNanos} and
+     * {@code endNanos} of {@link #nanoTime()}, before that window opens, so that a platform that
+     * keeps metrics can report the processor time spent inside it (what each counted operation
+     * cost) apart from the warm-up and the shutdown. Like {@link #beginSpinWait}, a fact for
+     * metrics only: it costs nothing, is not a scheduling point, and the hardware ignores it.
+     */
+    default void measuredWindow(long startNanos, long endNanos) {
+    }
+
     /** Makes {@code thread}'s current or next park return; null is ignored. */
     void unpark(Thread thread);
 

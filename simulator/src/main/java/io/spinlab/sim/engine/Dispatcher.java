@@ -251,7 +251,7 @@ final class Dispatcher {
         long begin = Math.max(start, t.stateSince);
         long waited = begin - t.stateSince;
         if (waited > 0) {
-            t.charge(Activity.RUNNABLE, waited);
+            t.charge(Activity.RUNNABLE, t.stateSince, waited);
             if (trace != null) {
                 trace.threadActivity(t.index, Activity.RUNNABLE, t.stateSince, begin, -1);
             }
@@ -347,7 +347,7 @@ final class Dispatcher {
         }
         long cut = Math.max(now, r.pauseStartPicos);
         long rest = r.pauseEndPicos - cut;
-        r.charge(Activity.SPINNING, -rest);
+        r.charge(Activity.SPINNING, cut, -rest);
         scheduler.processor(r.processor).addBusy(-rest);
         if (trace != null) {
             trace.cutShort(r.index, r.processor, cut);

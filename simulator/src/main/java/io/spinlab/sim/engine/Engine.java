@@ -175,6 +175,8 @@ final class Engine {
     private final List<SimThread> startedBeforeRun = new ArrayList<>();
     private final HashMap<Thread, SimThread> byThread = new HashMap<>();
     private final BlockerTable blockers = new BlockerTable();
+    /** The processor time inside the window the run's harness measures, once it is announced. */
+    final WindowAccounting window = new WindowAccounting();
     private final ArrayDeque<SimThread> interrupted = new ArrayDeque<>();
     private final EventLogDigest digest = new EventLogDigest();
     private final TraceRecorder trace;
@@ -397,6 +399,19 @@ final class Engine {
         Thread child = me.reqResultThread;
         me.reqResultThread = null;
         return child;
+    }
+
+    /**
+     * {@code Platform.measuredWindow}: the harness measures {@code [startNanos, endNanos)} of the
+     * virtual clock. Bookkeeping only, like the spin-wait attribution: not a scheduling point and
+     * not in the digest.
+     */
+    void measuredWindow(long startNanos, long endNanos) {
+        SimThread me = current;
+        if (me == null || me.thread != Thread.currentThread()) {
+            throw notInSimulation();
+        }
+        window.announce(OsCosts.toPicos(startNanos), OsCosts.toPicos(endNanos));
     }
 
     /**
@@ -783,7 +798,7 @@ final class Engine {
      */
     private void workThrough(SimThread t, long work) {
         long end = later(work);
-        t.charge(Activity.WORKING, work);
+        t.charge(Activity.WORKING, now, work);
         scheduler.processor(t.processor).addBusy(work);
         if (trace != null) {
             trace.threadActivity(t.index, Activity.WORKING, now, end, -1);
@@ -808,7 +823,7 @@ final class Engine {
     private void onWake(SimThread t) {
         long waited = now - t.stateSince;
         if (t.state == ThreadState.PARKED) {
-            t.charge(Activity.PARKED, waited);
+            t.charge(Activity.PARKED, t.stateSince, waited);
             if (trace != null) {
                 trace.threadActivity(t.index, Activity.PARKED, t.stateSince, now, t.blockerId);
             }
@@ -816,7 +831,7 @@ final class Engine {
             t.blocker = null;
             t.blockerId = -1;
         } else {
-            t.charge(Activity.SLEEPING, waited);
+            t.charge(Activity.SLEEPING, t.stateSince, waited);
             if (trace != null) {
                 trace.threadActivity(t.index, Activity.SLEEPING, t.stateSince, now, -1);
             }
@@ -942,7 +957,7 @@ final class Engine {
     }
 
     private SimulationResult result(String report) {
-        RunMetrics metrics = RunSummary.metrics(now, steps, threads, scheduler, blockers);
+        RunMetrics metrics = RunSummary.metrics(now, steps, threads, scheduler, blockers, window.result());
         String hex = digest.hex();
         if (trace != null) {
             List<String> names = new ArrayList<>(threads.size());

@@ -166,13 +166,13 @@ final class Requests {
         Processor processor = scheduler.processor(t.processor);
         long start = engine.later(work);
         if (work > 0) {
-            t.charge(Activity.WORKING, work);
+            t.charge(Activity.WORKING, engine.now, work);
             processor.addBusy(work);
             if (trace != null) {
                 trace.threadActivity(t.index, Activity.WORKING, engine.now, start, -1);
             }
         }
-        t.charge(activity, cost);
+        t.charge(activity, start, cost);
         processor.addBusy(cost);
         long end = start + cost < start ? Long.MAX_VALUE : start + cost;
         if (trace != null) {
@@ -229,7 +229,7 @@ final class Requests {
     private void switchTo(SimThread t, int nextIndex) {
         long cost = costs.yieldReadyPicos();
         int p = t.processor;
-        t.charge(Activity.YIELDING, cost);
+        t.charge(Activity.YIELDING, engine.now, cost);
         scheduler.processor(p).addSwitch(cost);
         if (trace != null) {
             trace.threadActivity(t.index, Activity.YIELDING, engine.now, engine.now + cost, -1);

@@ -5,6 +5,7 @@ import io.spinlab.sim.os.Scheduler;
 import io.spinlab.sim.os.ThreadState;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.BlockerMetrics;
+import io.spinlab.sim.trace.MeasuredWindow;
 import io.spinlab.sim.trace.Picos;
 import io.spinlab.sim.trace.ProcessorMetrics;
 import io.spinlab.sim.trace.RunMetrics;
@@ -13,6 +14,7 @@ import io.spinlab.sim.trace.ThreadMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What the {@link Engine} hands back about a finished run besides its outcome: the text report
@@ -82,7 +84,7 @@ final class RunSummary {
      * switching time, and each blocker's waits (spin waits still open counted up to {@code now}).
      */
     static RunMetrics metrics(long now, long steps, List<SimThread> threads, Scheduler scheduler,
-            BlockerTable blockers) {
+            BlockerTable blockers, Optional<MeasuredWindow> window) {
         List<ThreadMetrics> threadMetrics = new ArrayList<>(threads.size());
         for (SimThread t : threads) {
             long end = t.endPicos >= 0 ? t.endPicos : now;
@@ -112,6 +114,6 @@ final class RunSummary {
         for (BlockerStats b : blockers.all()) {
             blockerMetrics.add(b.metrics(openSpinWaitPicos[b.id]));
         }
-        return new RunMetrics(now, steps, threadMetrics, processorMetrics, blockerMetrics);
+        return new RunMetrics(now, steps, threadMetrics, processorMetrics, blockerMetrics, window);
     }
 }

@@ -203,8 +203,14 @@ final class SimThread implements Executor {
         }
     }
 
-    void charge(Activity activity, long picos) {
+    /**
+     * Charges {@code picos} ps of {@code activity} from virtual time {@code from} (the interval
+     * {@code [from, from + |picos|)}; negative takes back time charged before), also to the
+     * measured window's processor time.
+     */
+    void charge(Activity activity, long from, long picos) {
         activityPicos[activity.ordinal()] += picos;
+        engine.window.charge(activity, from, picos);
     }
 
     @Override

@@ -22,10 +22,12 @@ import java.util.Objects;
  *       run's seeded generator.</li>
  *   <li>{@link #beginSpinWait}/{@link #endSpinWait} count the thread as waiting on a blocker
  *       without parking (spin waits, maxima and time in {@code BlockerMetrics}).</li>
+ *   <li>{@link #measuredWindow} makes the run report its threads' processor time inside that
+ *       window ({@code RunMetrics.window()}).</li>
  * </ul>
  *
  * <p>Every call except {@link #processorCount()}, {@link #nextRandom}, {@link #nowPicos()},
- * {@link #machine()} and the spin-wait attribution is a scheduling point: it hands control to the
+ * {@link #machine()}, the spin-wait attribution and {@link #measuredWindow} is a scheduling point: it hands control to the
  * engine, which charges the call's cost and lets any thread whose next event is earlier run first. Calls are allowed
  * only from threads of this simulation while it runs ({@link IllegalStateException}
  * otherwise), except {@link #startThread} before the run, which adds an initial thread.
@@ -115,6 +117,11 @@ public final class SimulatedPlatform implements Platform {
     }
 
     /** Counts the calling thread as spin-waiting on {@code blocker} from now on; free, not a scheduling point. */
+    @Override
+    public void measuredWindow(long startNanos, long endNanos) {
+        engine.measuredWindow(startNanos, endNanos);
+    }
+
     @Override
     public void beginSpinWait(Object blocker) {
         engine.beginSpinWait(blocker);

@@ -605,15 +605,19 @@ public final class Experiment {
         return run.workloadResult().map(WorkloadResult::operations).orElse(-1L);
     }
 
-    /** Metric: processors busy (working, spinning or yielding), averaged over the whole run. */
+    /**
+     * Metric: processors busy (working, spinning or yielding), averaged over the measured window
+     * (over the whole run for a workload that announces none).
+     */
     public static final String BUSY_PROCESSORS = "busyProcessors";
     /**
-     * Metric: CPU time per counted operation, ns: the run's CPU time per virtual ns (its mean busy
-     * processors) times the window, over the operations counted in the window; it assumes the
-     * warm-up used the processors as the window did.
+     * Metric: CPU time per counted operation, ns: the threads' processor time inside the measured
+     * window over the operations counted in it (for a workload that announces no window, the run's
+     * mean busy processors times the window's length, which assumes the rest of the run used the
+     * processors as the window did).
      */
     public static final String CPU_NANOS_PER_OP = "cpuNanosPerOp";
-    /** Metric: the share of the run's CPU time spent executing PAUSE, 0..1. */
+    /** Metric: the share of the CPU time spent executing PAUSE, 0..1 (inside the measured window, as above). */
     public static final String SPIN_SHARE = "spinShare";
 
     /**
@@ -628,6 +632,15 @@ public final class Experiment {
         WorkloadResult result = run.workloadResult().get();
         Map<String, Double> metrics = new LinkedHashMap<>(result.metrics());
         io.spinlab.sim.trace.RunMetrics facts = run.simulation().metrics();
+        if (facts.window().isPresent()) {
+            io.spinlab.sim.trace.MeasuredWindow window = facts.window().get();
+            metrics.put(BUSY_PROCESSORS, window.busyProcessors());
+            if (result.operations() > 0 && window.cpuPicos() > 0) {
+                metrics.put(CPU_NANOS_PER_OP, window.cpuPicos() / 1_000.0 / result.operations());
+                metrics.put(SPIN_SHARE, (double) window.spinningPicos() / window.cpuPicos());
+            }
+            return metrics;
+        }
         long cpu = cpuPicos(facts);
         if (facts.elapsedPicos() > 0) {
             double busy = busyProcessors(facts);
@@ -647,8 +660,23 @@ public final class Experiment {
                 + facts.totalPicos(io.spinlab.sim.trace.Activity.YIELDING);
     }
 
-    /** Processors a simulated run kept busy, averaged over the whole run ({@value #BUSY_PROCESSORS}); NaN for an empty run. */
+    /**
+     * Processors a simulated run kept busy ({@value #BUSY_PROCESSORS}): averaged over its measured
+     * window, or over the whole run if its workload announced none; NaN for an empty run.
+     */
     static double busyProcessors(io.spinlab.sim.trace.RunMetrics facts) {
+        if (facts.window().isPresent()) {
+            return facts.window().get().busyProcessors();
+        }
+        return busyProcessorsOverRun(facts);
+    }
+
+    /**
+     * Processors a simulated run kept busy averaged over the whole run, warm-up and shutdown
+     * included (what a process's CPU time over its wall time measures on real threads); NaN for an
+     * empty run.
+     */
+    static double busyProcessorsOverRun(io.spinlab.sim.trace.RunMetrics facts) {
         return facts.elapsedPicos() > 0 ? (double) cpuPicos(facts) / facts.elapsedPicos() : Double.NaN;
     }
 

@@ -467,7 +467,7 @@ public final class HostCalibration {
                 if (run.simulation().completed() && run.workloadResult().isPresent()) {
                     scores.add(run.workloadResult().get().opsPerMs());
                     fewest = Math.min(fewest, run.workloadResult().get().operations());
-                    busy.add(Experiment.busyProcessors(run.simulation().metrics()));
+                    busy.add(Experiment.busyProcessorsOverRun(run.simulation().metrics())); // as the host's side measures it
                 } else {
                     failed = true;
                 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The facts of one simulated run: per thread, per processor, per blocker. Immutable. The
@@ -11,14 +12,24 @@ import java.util.Objects;
  *
  * @param elapsedPicos virtual time from the start of the run to its last event
  * @param steps        scheduling events processed
+ * @param window       the processor time inside the window the run's harness measured, if it
+ *                     announced one
  */
 public record RunMetrics(long elapsedPicos, long steps, List<ThreadMetrics> threads,
-                         List<ProcessorMetrics> processors, List<BlockerMetrics> blockers) {
+                         List<ProcessorMetrics> processors, List<BlockerMetrics> blockers,
+                         Optional<MeasuredWindow> window) {
 
     public RunMetrics {
         threads = List.copyOf(threads);
         processors = List.copyOf(processors);
         blockers = List.copyOf(blockers);
+        Objects.requireNonNull(window, "window");
+    }
+
+    /** A run whose harness announced no measured window. */
+    public RunMetrics(long elapsedPicos, long steps, List<ThreadMetrics> threads, List<ProcessorMetrics> processors,
+            List<BlockerMetrics> blockers) {
+        this(elapsedPicos, steps, threads, processors, blockers, Optional.empty());
     }
 
     /** The thread named {@code name} (the first, if several share it). */

@@ -146,6 +146,7 @@ public final class MeasuredRun {
         long now = platform.nanoTime();
         windowStart = now + window.warmupNanos();
         windowEnd = windowStart + window.measureNanos();
+        platform.measuredWindow(windowStart, windowEnd);
         armed = true;
         for (long left = windowEnd - now; left > 0 && !stopped; left = windowEnd - platform.nanoTime()) {
             platform.parkNanos(this, left);

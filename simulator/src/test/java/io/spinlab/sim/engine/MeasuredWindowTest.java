@@ -1,0 +1,83 @@
+package io.spinlab.sim.engine;
+
+import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.trace.MeasuredWindow;
+import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.WorkloadRunner;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code Platform.measuredWindow} in the simulator: the run reports its threads' processor time
+ * inside the announced window only, and announcing it changes nothing else.
+ */
+class MeasuredWindowTest {
+
+    private static final long US = 1_000_000L;
+
+    /** 1 GHz, a 100-cycle PAUSE (100 ns), two processors. */
+    private static final MachineProfile MACHINE = MachineProfile.builder("window").frequencyGhz(1.0).pauseCycles(100)
+            .physicalCores(2).logicalProcessors(2).build();
+
+    /** One thread spins 5 ms in 1 µs batches, another 1 ms, then waits; the first announced [2 ms, 3 ms). */
+    private static SimulationResult spinners(boolean announce) {
+        Simulation sim = Simulation.builder(MACHINE).seed(1).build();
+        SimulatedPlatform platform = sim.platform();
+        sim.startThread("long", () -> {
+            if (announce) {
+                platform.measuredWindow(2_000_000, 3_000_000);
+            }
+            for (int i = 0; i < 5_000; i++) {
+                platform.pause(10);
+            }
+        });
+        sim.startThread("short", () -> {
+            for (int i = 0; i < 1_000; i++) {
+                platform.pause(10);
+            }
+            platform.sleep(10_000_000);
+        });
+        return sim.run().requireCompleted();
+    }
+
+    @Test
+    void shouldCountOnlyTheProcessorTimeInsideTheAnnouncedWindow() {
+        SimulationResult result = spinners(true);
+        MeasuredWindow window = result.metrics().window().orElseThrow();
+
+        assertThat(window.startPicos()).isEqualTo(2_000 * US);
+        assertThat(window.endPicos()).isEqualTo(3_000 * US);
+        // Only the long spinner is on a processor then, spinning the whole millisecond.
+        assertThat(window.spinningPicos()).isEqualTo(1_000 * US);
+        assertThat(window.workingPicos()).isZero();
+        assertThat(window.busyProcessors()).isEqualTo(1.0);
+        // Over the whole run (about 11 ms, the short thread's sleep) fewer processors were busy.
+        assertThat((double) (result.metrics().totalPicos(io.spinlab.sim.trace.Activity.SPINNING))
+                / result.metrics().elapsedPicos()).isLessThan(0.6);
+    }
+
+    @Test
+    void shouldChangeNoEventByAnnouncingAWindow() {
+        SimulationResult announced = spinners(true);
+        SimulationResult silent = spinners(false);
+
+        assertThat(silent.metrics().window()).isEmpty();
+        assertThat(announced.digest()).isEqualTo(silent.digest());
+        assertThat(announced.endPicos()).isEqualTo(silent.endPicos());
+    }
+
+    @Test
+    void shouldReportAWindowedWorkloadsBusyProcessorsOverItsWindow() {
+        // The harness announces warm-up end to window end; busy processors then never exceed the machine's.
+        SimulatedRun run = WorkloadRunner.simulate("spinlock-throughput", "threads=1pc,warmup=200us,window=400us",
+                Tuning.current(),
+                Simulation.builder(MachinePresets.byName("skylake-i7-6700")).seed(1).memoryModel(true));
+        MeasuredWindow window = run.simulation().metrics().window().orElseThrow();
+
+        assertThat(window.lengthPicos()).isEqualTo(400 * US);
+        assertThat(window.busyProcessors()).isBetween(0.0, 8.0);
+    }
+}
