@@ -105,7 +105,7 @@ class HuntTest {
 
     @Test
     void shouldHuntCurrentAgainstLegacyOverTheMresWorkloads() {
-        // Seeded and deterministic: the hunt finds the current spin losing 45 % to the legacy one
+        // Seeded and deterministic: the hunt finds the current spin losing 43 % to the legacy one
         // (the medians of three noisy seeds, every seed's Δ below -10 %)
         // in wait latency on a 10-cycle-PAUSE part with 2 processors, after exactly 4 cases (2 before
         // a line's holder kept it until a request reaches it: first found on 16 processors, seed 14).
@@ -128,9 +128,11 @@ class HuntTest {
         assertThat(original.seed()).isEqualTo(422);
         assertThat(report.casesTried()).isEqualTo(4);
         assertThat(report.shrinkSteps()).isEqualTo(2);
-        // (2,886 and 1,374, -52 %, before a contended line's handover point was drawn from the seed)
+        // (2,886 and 1,374, -52 %, before a contended line's handover point was drawn from the seed;
+        // 2,951 and 1,633 before the harness announced its measured window, a call in guest code that
+        // shifts the instruction clock by a few bytecodes)
         assertThat(report.baselineScore()).isEqualTo(opsPerMs(2951, 300));
-        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1633, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1681, 300));
         assertThat(report.replay()).endsWith("--replay c:0,0,0,0,0,0");
     }
 
