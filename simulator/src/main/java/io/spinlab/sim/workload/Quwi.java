@@ -101,7 +101,7 @@ public final class Quwi implements Workload {
         this.window = Objects.requireNonNull(window, "window");
     }
 
-    private static ThreadRequestPolicy parseRequests(String text) {
+    static ThreadRequestPolicy parseRequests(String text) {
         return switch (text) {
             case "per-item" -> ThreadRequestPolicy.PER_ITEM;
             case "cascading" -> ThreadRequestPolicy.CASCADING;
@@ -109,7 +109,7 @@ public final class Quwi implements Workload {
         };
     }
 
-    private static String requestsText(ThreadRequestPolicy policy) {
+    static String requestsText(ThreadRequestPolicy policy) {
         if (policy == null) {
             return "tuning";
         }

@@ -17,7 +17,7 @@ import java.util.Objects;
  * {@code semaphore-throughput}, {@code semaphore-wait-drain-rate}, {@code spinlock-latency},
  * {@code spinlock-throughput}, {@code barrier-sync-rate}, {@code queue-throughput},
  * {@code stack-throughput}, {@code countdown-addcount-signal-throughput}; EventPipe's
- * {@code eventpipe-stress}; the thread pool's {@code quwi}; a contended Monitor,
+ * {@code eventpipe-stress}; the thread pool's {@code quwi} and {@code pool-batch}; a contended Monitor,
  * {@code monitor-throughput}.
  */
 public final class Workloads {
@@ -36,6 +36,7 @@ public final class Workloads {
             CountdownAddCountSignalThroughput.TYPE,
             EventPipeStress.TYPE,
             Quwi.TYPE,
+            PoolBatch.TYPE,
             MonitorThroughput.TYPE);
 
     /** The SpinPerf suite, in the order of the published tables. */

@@ -24,7 +24,8 @@ class ExperimentsTest {
         assertThat(Experiments.byName("eventpipe-lockless").rows()).hasSize(3 * 2);
         assertThat(Experiments.byName("mres-proc-scaling").rows()).hasSize(2 * 2 * 2 * 6);
         assertThat(Experiments.byName("normalized-spin").rows()).hasSize(2 * 11 * 2);
-        assertThat(Experiments.byName("threadpool-global-queue").rows()).hasSize(2 * 5 * 5);
+        // the QUWI matrix (modes × depths × drivers) and the description's batch benchmark (one and 1pc queuers)
+        assertThat(Experiments.byName("threadpool-global-queue").rows()).hasSize(2 * 5 * 5 + 2);
         assertThat(Experiments.byName("monitor-convoy").rows()).hasSize(6);
         assertThat(Experiments.byName("future-cpus").rows()).hasSize(6 * 4 * 2);
     }

@@ -73,9 +73,11 @@ class PublishedDirectionsTest {
                     .or(row("haswell-i5-4670k", "spinlock-latency", "threads=1pc"));
             // coreclr #13978/#14216: barging beats the convoy handoff once waiters block.
             case "monitor-convoy" -> parameters("threads=1pc,hold=1us").or(parameters("threads=16pc,hold=0"));
-            // coreclr #9234: a serial driver (a pinned disagreement) and 16 contending drivers.
+            // coreclr #9234: a serial driver (a pinned disagreement), 16 contending drivers, and the
+            // description's batch benchmark with one and with ProcessorCount queueing threads.
             case "threadpool-global-queue" -> parameters("drivers=serial,depth=16,mode=global")
-                    .or(parameters("drivers=16,depth=16,mode=global"));
+                    .or(parameters("drivers=16,depth=16,mode=global"))
+                    .or(row("skylake-i7-6700", "pool-batch", "threads="));
             default -> r -> false;
         };
     }
