@@ -41,9 +41,13 @@ import java.util.Objects;
  *       cores of one socket and {@code crossSocketTransferNs} (118 ns by default, the Broadwell-EP
  *       measurement) when the line comes from, or must be taken from, a core on another socket.</li>
  *   <li>Context switch, 3 µs: the direct cost is 1–2 µs (lmbench {@code lat_ctx}); the rest
- *       is the cache and TLB refill that follows. Estimate.</li>
+ *       is the cache and TLB refill that follows. Estimate: no Windows measurement of the presets'
+ *       era was found.</li>
  *   <li>Wake latency, 5 µs: futex wake, the IPI to an idle core and a shallow C-state exit;
- *       deep C-states make it tens of µs. Estimate.</li>
+ *       deep C-states make it tens of µs. Measured exits from idle on a Haswell (Sites, KUtrace,
+ *       {@code postproc/rawtoevent.cc}): C1E 1.75 µs, C3 about 4 µs, C6 about 13.5 µs, well under
+ *       the worst cases Linux's {@code intel_idle} tables plan with (10, 33 and 133 µs). Estimate
+ *       within that range; nothing for Windows was found.</li>
  *   <li>Waking a blocked thread, 1 µs to the waker: {@code unpark} of a parked thread is a
  *       system call ({@code FUTEX_WAKE} on Linux, {@code SetEvent} or {@code ReleaseSemaphore} on
  *       Windows) whose entry and exit cost about 0.1 µs, more with the page-table isolation
@@ -55,7 +59,12 @@ import java.util.Objects;
  *       {@code unpark} of a thread that is not parked only sets its permit: an atomic.</li>
  *   <li>Yield with a ready thread, 3 µs: it is a context switch. Yield with nobody ready,
  *       300 ns: a {@code sched_yield}/{@code SwitchToThread} system call that finds nothing to
- *       run, page-table isolation included. Estimate.</li>
+ *       run, page-table isolation included: a bare system call measured 44–79 ns on Broadwell-EP,
+ *       Haswell and Kaby Lake before Meltdown's page-table isolation and 180–250 ns with it
+ *       (Garloff, "KPTI/IBRS/Retpoline Microbenchmarks", Open Telekom Cloud, January 2018; Sites,
+ *       KUtrace {@code time_getpid.cc}), and a JVM's {@code Thread.yield} 171 ns on a Linux server
+ *       (Korinsky, "Sleeping at JVM thread for a very short period"). Estimate: the published runs
+ *       were on Windows, before and after the isolation, and no Windows figure was found.</li>
  *   <li>Sleep granularity, 1.06 ms on Linux: a 1 ms sleep overshoots by the 50 µs default
  *       timer slack plus the wake-up, so {@code Sleep(1)} lasts about 1.06 ms. Windows: the
  *       15.625 ms default clock tick (64 Hz), or 1 ms after {@code timeBeginPeriod(1)}.</li>
