@@ -56,7 +56,17 @@ import java.util.Objects;
  *       {@code calibrate} measures it on the host (the development host, a virtual machine,
  *       measured 15.3 µs and 2.6 µs in two runs: an interrupt to another virtual processor
  *       leaves the guest). An
- *       {@code unpark} of a thread that is not parked only sets its permit: an atomic.</li>
+ *       {@code unpark} of a thread that is not parked only sets its permit: an atomic. A thread
+ *       is asleep only half a context switch after it parks (the half that takes it into the
+ *       kernel and off its processor); the simulator lets an {@code unpark} that comes sooner cost
+ *       the waker a bare system call ({@code yieldIdleNs}) and lets the parker run again one
+ *       context switch after its park (switched out and back in) instead of a wake latency after
+ *       the unpark. On the development host (2026-12-06) an {@code unpark} issued as soon as the
+ *       parker's state read "waiting" cost the waker 1.6 µs and the parker 2.7 µs, one issued 5 to
+ *       150 µs later 6.3–6.9 µs and 4–12 µs, and one after 200 µs or more 16.7 µs and 40 µs (KVM,
+ *       the hypervisor of such hosts, polls a halted virtual processor for up to 200 µs by
+ *       default before it gives up its physical processor); the rule models the first step
+ *       only.</li>
  *   <li>Yield with a ready thread, 3 µs: it is a context switch. Yield with nobody ready,
  *       300 ns: a {@code sched_yield}/{@code SwitchToThread} system call that finds nothing to
  *       run, page-table isolation included: a bare system call measured 44–79 ns on Broadwell-EP,

@@ -54,7 +54,10 @@ final class Engine {
      *
      * Who pays what (see OsCosts): a running thread's operations are charged to it and to its
      * processor as working/spinning/yielding; an unpark that wakes a parked thread costs the
-     * waker wakeCallNs (the system call) on top of the atomic. When a thread leaves a processor (park, sleep,
+     * waker wakeCallNs (the system call) on top of the atomic, unless the thread parked less than
+     * half a context switch before (OsCosts.goingToSleepPicos): it is not asleep yet, the waker
+     * pays a bare system call (yieldIdleNs), and the parker runs again one contextSwitchNs after
+     * its park (switched out and back in), with no wake latency and no Windows boost. When a thread leaves a processor (park, sleep,
      * end, preemption) and another is ready, the processor spends contextSwitchNs before the
      * other runs (charged to the incoming thread as runnable time, and to the processor as
      * switching); a yield to a ready thread spends yieldReadyNs instead. A thread woken onto an
@@ -838,7 +841,7 @@ final class Engine {
         }
         t.wakeUps++;
         if (t.wakeCause == SimThread.CAUSE_UNPARK && rules.boostsSignalledWake()) {
-            t.boosted = true; // a signal satisfied the wait
+            t.boosted = true; // a signal satisfied the wait (not one that came before the thread slept)
         }
         if (t.wakeCause == SimThread.CAUSE_SPURIOUS) {
             t.spuriousWakeUps++;

@@ -103,8 +103,11 @@ final class Requests {
                 // The unpark's locked instruction (the parker's mutex, the futex word) waits for the waker's
                 // store buffer first: the thread it wakes sees every store made before the unpark.
                 long drain = memory != null ? memory.drainWait(t.processor, engine.later(work)) : 0;
-                boolean woke = unpark(t, (Thread) t.reqObject, work + drain);
-                long call = woke ? costs.atomicOpPicos() + costs.wakeCallPicos() : costs.atomicOpPicos();
+                long call = costs.atomicOpPicos() + switch (unpark(t, (Thread) t.reqObject, work + drain)) {
+                    case WOKE_ASLEEP -> costs.wakeCallPicos();
+                    case WOKE_BEFORE_ASLEEP -> costs.yieldIdlePicos();
+                    default -> 0L;
+                };
                 continueAfter(t, work, drain + call, Activity.WORKING);
             }
             case SimThread.REQ_START -> {
@@ -290,36 +293,49 @@ final class Requests {
         dispatcher.handOff(p);
     }
 
+    /** What an unpark did: nothing to wake (a permit at most), or it woke a parked thread, asleep or not yet. */
+    private static final int WOKE_NONE = 0;
+    private static final int WOKE_ASLEEP = 1;
+    private static final int WOKE_BEFORE_ASLEEP = 2;
+
     /**
      * {@code waker} unparks {@code target} {@code work} ps from now (after its instructions and the
-     * drain of its store buffer); returns whether this call woke a parked thread, so that the waker
-     * pays the wake-up's system call.
+     * drain of its store buffer); returns what it woke, so that the waker pays the wake-up's system
+     * call: a thread asleep wakes after the wake latency; one that parked less than half a context
+     * switch before ({@link OsCosts#goingToSleepPicos}) is still on its way into the kernel and
+     * runs again one context switch after its park (switched out and back in).
      */
-    private boolean unpark(SimThread waker, Thread target, long work) {
+    private int unpark(SimThread waker, Thread target, long work) {
         if (target == null) {
-            return false;
+            return WOKE_NONE;
         }
         SimThread s = byThread.get(target);
         if (s == null) {
             waker.reqError = new IllegalArgumentException("unpark of " + target
                     + ", which is not a thread of this simulation");
-            return false;
+            return WOKE_NONE;
         }
         switch (s.state) {
             case DONE -> {
                 // nothing to wake
             }
             case PARKED -> {
-                long latency = noise.wakeLatency();
+                long at = engine.later(work);
+                long asleepAt = s.stateSince + costs.goingToSleepPicos();
+                boolean asleep = at >= asleepAt;
+                // not asleep yet: the kernel completes the switch out and switches it back in
+                long latency = asleep ? noise.wakeLatency() : s.stateSince + costs.contextSwitchPicos() - at;
                 if (faults.delayedWakeupRate() > 0 && faultRandom.chance(faults.delayedWakeupRate())) {
                     latency += faultRandom.nextLong(delayedWakeMaxPicos + 1);
                 }
                 long flow = trace != null ? nextFlowId++ : -1;
-                boolean scheduled = scheduleWake(s, engine.later(work, latency), SimThread.CAUSE_UNPARK, flow);
+                boolean scheduled = scheduleWake(s, engine.later(work, latency),
+                        asleep ? SimThread.CAUSE_UNPARK : SimThread.CAUSE_UNPARK_BEFORE_ASLEEP, flow);
                 if (trace != null) {
                     trace.unpark(engine.now, waker.index, s.index, scheduled ? flow : -1);
                 }
-                return scheduled; // a thread already being woken earlier costs no second wake-up
+                // a thread already being woken earlier costs no second wake-up
+                return !scheduled ? WOKE_NONE : asleep ? WOKE_ASLEEP : WOKE_BEFORE_ASLEEP;
             }
             default -> {
                 long at = engine.later(work);
@@ -327,7 +343,7 @@ final class Requests {
                 s.permit = true;
             }
         }
-        return false;
+        return WOKE_NONE;
     }
 
     /** Schedules a wake-up unless an earlier one is pending; returns whether it did. */

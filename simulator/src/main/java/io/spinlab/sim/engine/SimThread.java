@@ -60,6 +60,8 @@ final class SimThread implements Executor {
     static final int CAUSE_TIMEOUT = 1;
     static final int CAUSE_SPURIOUS = 2;
     static final int CAUSE_INTERRUPT = 3;
+    /** An unpark that reached the thread before it was asleep (see OsCosts.goingToSleepPicos). */
+    static final int CAUSE_UNPARK_BEFORE_ASLEEP = 4;
 
     final Engine engine;
     final int index;

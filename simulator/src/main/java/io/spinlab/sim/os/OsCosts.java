@@ -20,6 +20,11 @@ import java.util.Objects;
  *       the end of a thread, when the run queue is not empty): {@code contextSwitchNs};</li>
  *   <li>from an unpark (or a timed park's timeout) to the thread being runnable:
  *       {@code wakeLatencyNs};</li>
+ *   <li>a thread that parks is asleep only {@link #goingToSleepPicos() half a context switch}
+ *       later: an unpark that reaches it before then finds it still on its way into the kernel,
+ *       costs the waker one bare system call ({@code yieldIdleNs}, a call that switches nothing)
+ *       instead of {@code wakeCallNs}, and the parker runs again one {@code contextSwitchNs}
+ *       after its park (switched out and back in), without the wake latency;</li>
  *   <li>a timed sleep: rounded up to a whole number of {@code sleepGranularityNs};</li>
  *   <li>starting a thread: {@code contextSwitchNs} to the starter (the kernel's clone and
  *       enqueue are of that order).</li>
@@ -120,6 +125,16 @@ public final class OsCosts {
 
     public long wakeLatencyPicos() {
         return wakeLatencyPicos;
+    }
+
+    /**
+     * How long after its park a thread is asleep: half of {@code contextSwitchNs}, the half of a
+     * switch that takes the parker into the kernel and off its processor (a futex wait or a
+     * kernel wait queues the thread, then switches away from it). Until then a wake-up needs no
+     * interrupt to an idle processor and no exit from an idle state.
+     */
+    public long goingToSleepPicos() {
+        return contextSwitchPicos / 2;
     }
 
     /** What the waker pays to wake one parked thread (the system call), at least the call floor. */

@@ -368,6 +368,7 @@ public final class TraceRecorder {
             case 1 -> "timeout";
             case 2 -> "spurious";
             case 3 -> "interrupt";
+            case 4 -> "unpark before asleep";
             default -> "cause " + cause;
         };
     }

@@ -359,7 +359,7 @@ class SimulatedPlatformTest {
             platform.pause(1_000); // 100 µs, running
         });
         sim.startThread("unparker", () -> {
-            platform.pause(10); // 1 µs: the parker has parked
+            platform.pause(100); // 10 µs: the parker is asleep
             platform.unpark(parker);
             after[0] = platform.nowPicos();
             platform.unpark(parker);
@@ -371,10 +371,56 @@ class SimulatedPlatformTest {
 
         sim.run().requireCompleted();
 
-        assertThat(woke.get()).isEqualTo(1 * US + 5 * US);
-        assertThat(after[0]).as("wakes the parked thread").isEqualTo(1 * US + 10 * NS + 1 * US);
+        assertThat(woke.get()).isEqualTo(10 * US + 5 * US);
+        assertThat(after[0]).as("wakes the parked thread").isEqualTo(10 * US + 10 * NS + 1 * US);
         assertThat(after[1]).as("already being woken").isEqualTo(after[0] + 10 * NS);
         assertThat(after[2]).as("running: only its permit").isEqualTo(after[1] + 10 * US + 10 * NS);
+    }
+
+    /**
+     * A thread is asleep half a context switch (1.5 µs) after it parks. An unpark 1 µs after the
+     * park reaches it on its way into the kernel: the waker pays the atomic and a bare system call
+     * (yieldIdleNs, 300 ns) instead of the wake-up's 1 µs, and the parker runs again one context
+     * switch after its park (switched out and back in), at 3 µs, without the 5 µs wake latency.
+     * An unpark at 1.5 µs finds it asleep.
+     */
+    @Test
+    void shouldWakeAThreadThatIsNotAsleepYetWithoutTheWakeLatency() {
+        for (OperatingSystem os : OperatingSystem.values()) {
+            Simulation sim = sim(round(2).toBuilder().os(os).build());
+            SimulatedPlatform platform = sim.platform();
+            AtomicLong woke = new AtomicLong();
+            long[] after = new long[1];
+            Thread parker = sim.startThread("parker", () -> {
+                platform.park(this);
+                woke.set(platform.nowPicos());
+            });
+            sim.startThread("unparker", () -> {
+                platform.pause(10); // 1 µs after the park
+                platform.unpark(parker);
+                after[0] = platform.nowPicos();
+            });
+
+            SimulationResult result = sim.run().requireCompleted();
+
+            assertThat(woke.get()).as(os + ": switched out and back in").isEqualTo(3 * US);
+            assertThat(after[0]).as(os + ": the atomic and a bare system call").isEqualTo(1 * US + 10 * NS + 300 * NS);
+            assertThat(result.metrics().thread("parker").picos(Activity.PARKED)).isEqualTo(3 * US);
+        }
+
+        Simulation sim = sim(round(2));
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong woke = new AtomicLong();
+        Thread parker = sim.startThread("parker", () -> {
+            platform.park(this);
+            woke.set(platform.nowPicos());
+        });
+        sim.startThread("unparker", () -> {
+            platform.pause(15); // 1.5 µs: asleep
+            platform.unpark(parker);
+        });
+        sim.run().requireCompleted();
+        assertThat(woke.get()).as("asleep: the wake latency").isEqualTo(1_500 * NS + 5 * US);
     }
 
     @Test

@@ -107,5 +107,5 @@ class SimulationDeterminismTest {
         assertThat(result.digest()).isEqualTo(GOLDEN);
     }
 
-    private static final String GOLDEN = "f7e95fc08a7f5b2f75b3314b9e50d6ea1c5e7fc146b2a0de6ec4d7b71fbd8296";
+    private static final String GOLDEN = "9e3041b0bd045371f72b27004770385bc97afd38214ab56ea82027048d3076f2";
 }
