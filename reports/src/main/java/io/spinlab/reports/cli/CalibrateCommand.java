@@ -93,6 +93,7 @@ final class CalibrateCommand implements Callable<Integer> {
         text.println("instruction clock: " + result.bytecode().describe());
         text.println("contended line: " + result.casLoop().describe());
         text.println("yield behind busy threads: " + result.yields().describe());
+        text.println("waking a parked thread: " + result.wakes().describe());
         text.printf(Locale.ROOT, "each score: the median of %d real-thread runs and of %d simulated seeds, with "
                 + "their range; busy: the processors the runs kept busy over each whole run (on real threads the "
                 + "process's processor time over the run's wall time), the median%n", settings.repetitions(),

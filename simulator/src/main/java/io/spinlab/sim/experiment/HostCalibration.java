@@ -282,6 +282,7 @@ public final class HostCalibration {
         MachineProfile host = withBytecodeCost(measured, bytecode);
         ContendedCasCheck casLoop = ContendedCasCheck.measure(host);
         YieldCheck yields = YieldCheck.measure(host);
+        WakeCheck wakes = WakeCheck.measure(host);
         List<CalibrationPoint> points = new ArrayList<>();
         int threads = Math.max(1, Math.min(settings.seeds(), Runtime.getRuntime().availableProcessors()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
@@ -311,7 +312,8 @@ public final class HostCalibration {
         } finally {
             pool.shutdownNow();
         }
-        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop, yields);
+        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop, yields,
+                wakes);
     }
 
     /**
