@@ -57,7 +57,8 @@ final class Engine {
      * waker wakeCallNs (the system call) on top of the atomic, unless the thread parked less than
      * half a context switch before (OsCosts.goingToSleepPicos): it is not asleep yet, the waker
      * pays a bare system call (yieldIdleNs), and the parker runs again one contextSwitchNs after
-     * its park (switched out and back in), with no wake latency and no Windows boost. When a thread leaves a processor (park, sleep,
+     * its park (switched out and back in), with no wake latency (on Windows with the boost of
+     * any satisfied wait). When a thread leaves a processor (park, sleep,
      * end, preemption) and another is ready, the processor spends contextSwitchNs before the
      * other runs (charged to the incoming thread as runnable time, and to the processor as
      * switching); a yield to a ready thread spends yieldReadyNs instead. A thread woken onto an
@@ -840,8 +841,11 @@ final class Engine {
             }
         }
         t.wakeUps++;
-        if (t.wakeCause == SimThread.CAUSE_UNPARK && rules.boostsSignalledWake()) {
-            t.boosted = true; // a signal satisfied the wait (not one that came before the thread slept)
+        if ((t.wakeCause == SimThread.CAUSE_UNPARK || t.wakeCause == SimThread.CAUSE_UNPARK_BEFORE_ASLEEP)
+                && rules.boostsSignalledWake()) {
+            // A signal satisfied the wait. Windows boosts a thread when it takes it out of an object's wait
+            // list, where the thread is from early in its wait call, also if it has not switched away yet.
+            t.boosted = true;
         }
         if (t.wakeCause == SimThread.CAUSE_SPURIOUS) {
             t.spuriousWakeUps++;
