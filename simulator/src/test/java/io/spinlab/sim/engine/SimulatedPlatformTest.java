@@ -423,6 +423,39 @@ class SimulatedPlatformTest {
         assertThat(woke.get()).as("asleep: the wake latency").isEqualTo(1_500 * NS + 5 * US);
     }
 
+    /**
+     * On Windows a thread whose wait a signal satisfies is boosted even when the signal came before
+     * it was asleep: woken 1 µs after its park, it preempts the unboosted thread that took its
+     * processor (a PAUSE batch cut short) at 3 µs and runs one switch later, instead of waiting
+     * 100 µs for the waker's processor.
+     */
+    @Test
+    void shouldBoostAThreadWokenBeforeItWasAsleepOnWindows() {
+        Simulation sim = sim(round(2).toBuilder().os(OperatingSystem.WINDOWS).build());
+        SimulatedPlatform platform = sim.platform();
+        AtomicLong woke = new AtomicLong();
+        boolean[] stop = new boolean[1];
+        Thread parker = sim.startThread("parker", () -> {
+            platform.park(this);
+            woke.set(platform.nowPicos());
+            stop[0] = true;
+        });
+        sim.startThread("waker", () -> {
+            platform.pause(10); // 1 µs after the park: not asleep yet
+            platform.unpark(parker);
+            platform.pause(1_000); // 100 µs on its own processor
+        });
+        sim.startThread("hog", () -> {
+            while (!stop[0]) {
+                platform.pause(100);
+            }
+        });
+
+        sim.run().requireCompleted();
+
+        assertThat(woke.get()).as("boosted: preempts the hog").isEqualTo(3 * US + 3 * US);
+    }
+
     @Test
     void shouldChargeClockReadWhenReadingNanoTime() {
         Simulation sim = sim(round(1));
