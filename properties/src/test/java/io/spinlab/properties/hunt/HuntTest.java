@@ -130,8 +130,9 @@ class HuntTest {
         assertThat(report.shrinkSteps()).isEqualTo(2);
         // (2,886 and 1,374, -52 %, before a contended line's handover point was drawn from the seed;
         // 2,951 and 1,633 before the harness announced its measured window, a call in guest code that
-        // shifts the instruction clock by a few bytecodes)
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(2951, 300));
+        // shifts the instruction clock by a few bytecodes; 2,951 and 1,681 before a thread woken within
+        // half a context switch of its park skipped the wake latency)
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(2948, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(1681, 300));
         assertThat(report.replay()).endsWith("--replay c:0,0,0,0,0,0");
     }
