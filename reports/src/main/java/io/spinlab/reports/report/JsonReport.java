@@ -27,7 +27,9 @@ import java.util.OptionalDouble;
  * seeds: {@code seeds}, {@code leftScores}, {@code rightScores} and {@code deltaPercents} (one
  * per seed), {@code leftSpread}, {@code rightSpread} and {@code deltaSpread} ({@code median},
  * {@code min}, {@code max}, {@code low95}, {@code high95}; the scores are the medians; Δ's spread
- * is null with one seed) and {@code neutral}. A number without
+ * is null with one seed) and {@code neutral}; {@code wallMillis}, the real time the row's runs took
+ * (both sides, every seed, a longer window's rerun included: what the row cost to compute, not a
+ * simulated figure). A number without
  * a value (a failed run's score, the Δ % of a left score of 0) is {@code null}, never {@code NaN}.
  */
 public final class JsonReport {
@@ -158,6 +160,7 @@ public final class JsonReport {
         spread(node, "rightSpread", r.rightSpread());
         spread(node, "deltaSpread", r.deltaSpread());
         node.put("neutral", r.neutral());
+        node.put("wallMillis", r.wallMillis());
     }
 
     private static void numbers(ArrayNode array, List<Double> values) {

@@ -29,6 +29,7 @@ class JsonReportTest {
         assertThat(row.at("/machineProfile/pauseCycles").asInt()).isEqualTo(140);
         assertThat(row.at("/workloadParameters/window").asText()).isEqualTo("4ms");
         assertThat(row.get("windowExtended").isNull()).isTrue();
+        assertThat(row.get("wallMillis").asLong()).isEqualTo(10);
         assertThat(row.at("/leftMetrics/threads").asDouble()).isEqualTo(8.0);
         assertThat(root.at("/experiments/0/tables/0/publishedTotal/deltaPercent").asDouble()).isEqualTo(322.0);
         assertThat(root.at("/provenance/seeds").toString()).isEqualTo("[1,2,3,7]");
