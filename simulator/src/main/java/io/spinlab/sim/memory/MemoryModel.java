@@ -156,6 +156,8 @@ public final class MemoryModel {
     private final long crossSocketPicos;
     /** The socket of each core; null on a one-socket part. */
     private final int[] socketOfCore;
+    /** Per socket, its cores as sharer bits (a Line's sharers layout); null on a one-socket part. */
+    private final long[][] coresOfSocket;
     private final long atomicPicos;
     /** The request's leg to the holder for a transfer of the argument: half of it, or a seeded draw. */
     private final LongUnaryOperator handoverLeg;
@@ -199,12 +201,15 @@ public final class MemoryModel {
         if (machine.sockets() > 1) {
             this.crossSocketPicos = MachineProfile.nanosToPicos(machine.crossSocketTransferNs());
             this.socketOfCore = new int[cores];
+            this.coresOfSocket = new long[machine.sockets()][sharerWords];
             for (int c = 0; c < cores; c++) {
                 socketOfCore[c] = machine.socketOfCore(c);
+                coresOfSocket[socketOfCore[c]][c >>> 6] |= 1L << c;
             }
         } else {
             this.crossSocketPicos = transferPicos;
             this.socketOfCore = null;
+            this.coresOfSocket = null;
         }
         this.atomicPicos = MachineProfile.nanosToPicos(machine.atomicOpNs());
         this.storesDoneAt = new long[machine.logicalProcessors()];
@@ -383,7 +388,7 @@ public final class MemoryModel {
         if (line.owner >= 0 || line.hasNoSharer()) {
             return fromOwner(line, core);
         }
-        return line.anySharer(socketOfCore, socketOfCore[core], true) ? transferPicos : crossSocketPicos;
+        return line.anySharer(coresOfSocket[socketOfCore[core]], true) ? transferPicos : crossSocketPicos;
     }
 
     /** What a fetch for ownership by {@code core} costs: the farthest copy it must take or invalidate. */
@@ -394,7 +399,7 @@ public final class MemoryModel {
         if (line.owner >= 0) {
             return fromOwner(line, core);
         }
-        return line.anySharer(socketOfCore, socketOfCore[core], false) ? crossSocketPicos : transferPicos;
+        return line.anySharer(coresOfSocket[socketOfCore[core]], false) ? crossSocketPicos : transferPicos;
     }
 
     /** From the line's owner, or at the within-socket cost when no core holds it (memory). */
@@ -625,16 +630,15 @@ public final class MemoryModel {
             return true;
         }
 
-        /** Whether a sharer's socket is {@code socket} ({@code onSocket}) or any other ({@code !onSocket}). */
-        boolean anySharer(int[] socketOfCore, int socket, boolean onSocket) {
+        /**
+         * Whether a sharer is among the cores of {@code socketCores} (one socket's cores as sharer
+         * bits; {@code onSocket}) or outside them ({@code !onSocket}).
+         */
+        boolean anySharer(long[] socketCores, boolean onSocket) {
             for (int w = 0; w < sharers.length; w++) {
-                long word = sharers[w];
-                while (word != 0) {
-                    int core = (w << 6) + Long.numberOfTrailingZeros(word);
-                    word &= word - 1;
-                    if ((socketOfCore[core] == socket) == onSocket) {
-                        return true;
-                    }
+                long mask = onSocket ? socketCores[w] : ~socketCores[w];
+                if ((sharers[w] & mask) != 0) {
+                    return true;
                 }
             }
             return false;
