@@ -41,17 +41,27 @@ import java.util.Objects;
  *       cores of one socket and {@code crossSocketTransferNs} (118 ns by default, the Broadwell-EP
  *       measurement) when the line comes from, or must be taken from, a core on another socket.</li>
  *   <li>Context switch, 3 µs: the direct cost is 1–2 µs (lmbench {@code lat_ctx}); the rest
- *       is the cache and TLB refill that follows. Estimate: no Windows measurement of the presets'
- *       era was found.</li>
+ *       is the cache and TLB refill that follows. Estimate. On Windows the one figure found is of
+ *       the same order: a .NET program that passed 500,000 empty work items from one thread to
+ *       another took 2.74 µs per pass, signal, wake-up and switch together (Arnott, "The cost of
+ *       context switches", Microsoft Premier Developer blog, 2012-12-28; the machine is not
+ *       named); no measurement of a bare switch on one processor under Windows was found.</li>
  *   <li>Wake latency, 5 µs: futex wake, the IPI to an idle core and a shallow C-state exit;
  *       deep C-states make it tens of µs. Measured exits from idle on a Haswell (Sites, KUtrace,
  *       {@code postproc/rawtoevent.cc}): C1E 1.75 µs, C3 about 4 µs, C6 about 13.5 µs, well under
  *       the worst cases Linux's {@code intel_idle} tables plan with (10, 33 and 133 µs). Estimate
- *       within that range; nothing for Windows was found.</li>
+ *       within that range. For Windows no wake-up to an idle processor measured on a named machine
+ *       was found (a search in 2026-12: a cross-process event wake-up of 40 µs in
+ *       boostorg/interprocess#43, 2017, machine not named, belongs to deep idle states, which the
+ *       presets do not model).</li>
  *   <li>Waking a blocked thread, 1 µs to the waker: {@code unpark} of a parked thread is a
  *       system call ({@code FUTEX_WAKE} on Linux, {@code SetEvent} or {@code ReleaseSemaphore} on
  *       Windows) whose entry and exit cost about 0.1 µs, more with the page-table isolation
- *       added against Meltdown, and whose wake-up takes the target processor's run-queue lock,
+ *       added against Meltdown (on Windows: {@code ManualResetEvent.Set} with nobody waiting, one
+ *       {@code NtSetEvent} system call, measured 122 ns on a Core i7-9700 under Windows 10 21H1 and
+ *       .NET Core 3.1, a part without that isolation; open-telemetry/opentelemetry-dotnet PR #2251,
+ *       2021-08-12; with a waiter no Windows figure was found), and whose wake-up takes the target
+ *       processor's run-queue lock,
  *       queues the thread and sends an inter-processor interrupt to wake an idle core. Estimate;
  *       {@code calibrate} measures it on the host (the development host, a virtual machine,
  *       measured 15.3 µs and 2.6 µs in two runs: an interrupt to another virtual processor
@@ -74,13 +84,25 @@ import java.util.Objects;
  *       (Garloff, "KPTI/IBRS/Retpoline Microbenchmarks", Open Telekom Cloud, January 2018; Sites,
  *       KUtrace {@code time_getpid.cc}), and a JVM's {@code Thread.yield} 171 ns on a Linux server
  *       (Korinsky, "Sleeping at JVM thread for a very short period"). Estimate: the published runs
- *       were on Windows, before and after the isolation, and no Windows figure was found.</li>
+ *       were on Windows, before and after the isolation. Windows documents that
+ *       {@code SwitchToThread} and {@code Sleep(0)} return at once when no thread is ready
+ *       ("SwitchToThread function", "Sleep function"), which leaves one system call: 122 ns on a
+ *       Core i7-9700 under Windows 10 for {@code NtSetEvent} (see the waker's cost above), so the
+ *       300 ns stands for the call and the dispatcher's look at the ready queues with the isolation
+ *       on; no Windows measurement of an empty yield on a named machine was found.</li>
  *   <li>Sleep granularity, 1.06 ms on Linux: a 1 ms sleep overshoots by the 50 µs default
  *       timer slack plus the wake-up, so {@code Sleep(1)} lasts about 1.06 ms. Windows: the
- *       15.625 ms default clock tick (64 Hz), or 1 ms after {@code timeBeginPeriod(1)}.</li>
+ *       15.625 ms default clock tick (64 Hz), or 1 ms after {@code timeBeginPeriod(1)}; before
+ *       Windows 10 version 2004 the finest period any process asked for held for every process
+ *       ("timeBeginPeriod function"), and browsers, database servers and development tools asked
+ *       for 1 ms (Dawson, "Windows Timer Resolution: Megawatts Wasted", 2013), so a benchmark of
+ *       2012–2019 slept 1–2 ms or 15.6 ms depending on what else ran on its machine.</li>
  *   <li>Time slice, 4 ms on Linux: preemption is checked at the scheduler tick (HZ=250) and
  *       CFS/EEVDF slices are a few ms. Windows client: a quantum of two clock ticks,
- *       31.25 ms (Windows Internals).</li>
+ *       31.25 ms, tripled to 93.75 ms for the foreground process with the default
+ *       {@code Win32PrioritySeparation} of 2 (variable quanta, 3:1); Windows Server: twelve ticks,
+ *       187.5 ms, for every thread (Windows Internals; Microsoft's registry reference for
+ *       {@code Win32PrioritySeparation}).</li>
  *   <li>Cache line, 64 bytes on every x86 part here; some Arm parts use 128.</li>
  *   <li>SMT, 1.54: two threads on one core deliver at most about 1.3 times the throughput of
  *       one (Intel's first Hyper-Threading measurements: "up to 30 %" on server benchmarks,
@@ -94,7 +116,10 @@ import java.util.Objects;
  *       only to a thread ready on the caller's processor ("SwitchToThread function");
  *       {@code Sleep(0)} to any ready thread ("Sleep function", since Windows Server 2003);
  *       a thread whose wait is satisfied gets a priority boost that drops one level each time
- *       it completes a time slice ("Priority Boosts"), and a higher-priority ready thread
+ *       it completes a time slice ("Priority Boosts"), one level for a wait on an event or a
+ *       semaphore ({@code EVENT_INCREMENT} and {@code SEMAPHORE_INCREMENT} are 1 in the driver
+ *       kit's {@code wdm.h}), so one boost that ends with the thread's next completed slice is
+ *       what the simulator models; and a higher-priority ready thread
  *       preempts a lower one ("Context Switches"). Linux: .NET's Unix PAL makes both
  *       {@code SwitchToThread} and {@code Sleep(0)} a {@code sched_yield} (coreclr
  *       {@code src/pal/src/thread/thread.cpp} @ 0d7ba24e and {@code synchmgr/wait.cpp}

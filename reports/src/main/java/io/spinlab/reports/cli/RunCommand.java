@@ -2,7 +2,9 @@ package io.spinlab.reports.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spinlab.impl.platform.HardwarePlatform;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.SimulationResult;
@@ -10,6 +12,7 @@ import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.RunMetrics;
 import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.ThreadTimes;
 import io.spinlab.sim.workload.Workload;
 import io.spinlab.sim.workload.WorkloadResult;
 import io.spinlab.sim.workload.WorkloadRunner;
@@ -37,6 +40,11 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--hardware", description = "Run on this machine's real threads and clock instead of simulating.")
     private boolean hardware;
+
+    @Option(names = "--thread-times", description = "With --hardware: also print each thread's processor time, "
+            + "lifetime and yields, sleeps and parks, as a simulated run prints its threads (every Platform call then goes through one more call: "
+            + "look inside a run with it, do not compare its score).")
+    private boolean threadTimes;
 
     @Option(names = "--json", description = "Print one JSON object: workload, machine, tuning, threads, seed, score, "
             + "unit, digest, metrics.")
@@ -66,14 +74,23 @@ final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--hardware runs on this machine's real threads and clock; "
                         + String.join(", ", ignored) + " only apply to a simulated run");
             }
+        } else if (threadTimes) {
+            throw new IllegalArgumentException("--thread-times applies to --hardware only; a simulated run prints "
+                    + "its threads' times anyway");
         }
         Workload workload = run.workload();
         Tuning tuning = run.tuning();
         WorkloadResult result;
         SimulationResult simulation = null;
         String machineName;
+        ThreadTimes times = null;
         if (hardware) {
-            result = WorkloadRunner.onHardware(workload, tuning);
+            if (threadTimes) {
+                times = ThreadTimes.around(HardwarePlatform.INSTANCE);
+                result = WorkloadRunner.onHardware(workload, tuning, times.platform());
+            } else {
+                result = WorkloadRunner.onHardware(workload, tuning);
+            }
             machineName = "hardware";
         } else {
             MachineProfile machine = run.machine();
@@ -92,9 +109,12 @@ final class RunCommand implements Callable<Integer> {
                     result.operations(), result.elapsedNanos() / 1e6, MIN_OPERATIONS));
         }
         if (json) {
-            out.println(toJson(workload, machineName, tuning, result, simulation, hardware ? null : run.seed));
+            out.println(toJson(workload, machineName, tuning, result, simulation, hardware ? null : run.seed, times));
         } else {
             out.print(toText(workload, machineName, tuning, result, simulation));
+            if (times != null) {
+                out.print(times.table());
+            }
         }
         out.flush();
         return 0;
@@ -124,7 +144,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static String toJson(Workload workload, String machine, Tuning tuning, WorkloadResult result,
-                         SimulationResult simulation, Long seed) throws Exception {
+                         SimulationResult simulation, Long seed, ThreadTimes times) throws Exception {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode node = mapper.createObjectNode();
         node.put("workload", workload.name());
@@ -163,6 +183,19 @@ final class RunCommand implements Callable<Integer> {
             metrics.put("meanUtilization", m.meanUtilization());
             for (Activity activity : Activity.values()) {
                 metrics.put(activity.label() + "Picos", m.totalPicos(activity));
+            }
+        }
+        if (times != null) {
+            ArrayNode threads = node.putArray("threadTimes");
+            for (ThreadTimes.Entry e : times.entries()) {
+                ObjectNode t = threads.addObject();
+                t.put("thread", e.name());
+                t.put("cpuNanos", e.cpuNanos());
+                t.put("lifetimeNanos", e.lifetimeNanos());
+                t.put("ended", e.ended());
+                t.put("yields", e.yields());
+                t.put("sleeps", e.sleeps());
+                t.put("parks", e.parks());
             }
         }
         return mapper.writeValueAsString(node);

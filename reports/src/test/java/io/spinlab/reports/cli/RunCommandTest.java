@@ -80,6 +80,29 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldListEachRealThreadsProcessorTimeWhenAsked() throws Exception {
+        assertThat(run("run", "--workload", "mres-wait-latency", "--threads", "2", "--duration", "50ms",
+                "--hardware", "--thread-times")).as("%s", err).isZero();
+        assertThat(out.toString()).contains("score:").contains("cpu ms").contains("lifetime ms")
+                .contains("all threads");
+        assertThat(run("run", "--workload", "mres-wait-latency", "--threads", "2", "--duration", "50ms",
+                "--hardware", "--thread-times", "--json")).as("%s", err).isZero();
+        JsonNode times = new ObjectMapper().readTree(out.toString()).get("threadTimes");
+        assertThat(times.size()).isGreaterThanOrEqualTo(2);
+        for (JsonNode t : times) {
+            assertThat(t.get("thread").asText()).isNotEmpty();
+            assertThat(t.get("cpuNanos").asLong()).isNotNegative();
+            assertThat(t.get("ended").isBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldRejectThreadTimesOfASimulatedRun() {
+        assertThat(run("run", "--workload", "mres-wait-latency", "--thread-times")).isEqualTo(2);
+        assertThat(err.toString()).contains("--thread-times applies to --hardware only");
+    }
+
+    @Test
     void shouldRejectBadInputWithExitTwo() {
         assertThat(run("run", "--workload", "nope")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown workload 'nope'").contains("mres-wait-latency");

@@ -51,7 +51,16 @@ public final class WorkloadRunner {
 
     /** Runs {@code workload} on {@link HardwarePlatform} with real threads and real time, on the calling thread. */
     public static WorkloadResult onHardware(Workload workload, Tuning tuning) throws InterruptedException {
-        SpinContext context = SpinContext.of(HardwarePlatform.INSTANCE, tuning);
+        return onHardware(workload, tuning, HardwarePlatform.INSTANCE);
+    }
+
+    /**
+     * Runs {@code workload} on real threads through {@code platform}, a platform that hands its
+     * calls to the hardware one (e.g. {@link ThreadTimes#platform()}).
+     */
+    public static WorkloadResult onHardware(Workload workload, Tuning tuning, Platform platform)
+            throws InterruptedException {
+        SpinContext context = SpinContext.of(platform, tuning);
         context.measurePauseAtStartUp();
         return workload.run(context);
     }
