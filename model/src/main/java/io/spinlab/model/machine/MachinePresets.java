@@ -20,8 +20,17 @@ import java.util.List;
  * the Linux rules). The threads rarely state the operating system; the .NET team measured on
  * Windows, so Windows is an assumption for those machines, not a fact read in each thread. The
  * what-if parts follow Linux's rules. Their time slices and timers stay the Linux-like 4 ms and
- * 1.06 ms except on {@code windows-skylake-i7-6700}: which quantum and timer period the
- * published runs had is not known.
+ * 1.06 ms except on {@code windows-skylake-i7-6700}, which takes Windows' documented defaults
+ * (15.625 ms tick, a client quantum of two ticks). Windows documents its quanta (two ticks on a
+ * client, three times that for the foreground process, twelve on a server) and its default tick,
+ * but which of them the published runs had is not known: whether the benchmark's process was in
+ * the foreground, whether the machines ran a client or a server edition, and whether another
+ * program had raised the timer to 1 ms, which before Windows 10 version 2004 held for every
+ * process ({@link MachineProfile} cites each figure). The choice matters most where threads
+ * outnumber processors: MresWaitDrainRate at 16 × processors under .NET Core 2.0 counted 26.6
+ * operations per ms on {@code skylake-i7-6700} and 2.9 on {@code windows-skylake-i7-6700} (seed 1,
+ * a 40 ms window after 10 ms; coreclr #13556 published 174), and a window that spans several
+ * 31.25 ms quanta costs the simulator several times the 4 ms windows the experiments use.
  *
  * <table>
  *   <caption>Presets</caption>
