@@ -94,9 +94,10 @@ final class CalibrateCommand implements Callable<Integer> {
         text.println("contended line: " + result.casLoop().describe());
         text.println("yield behind busy threads: " + result.yields().describe());
         text.println("waking a parked thread: " + result.wakes().describe());
-        text.printf(Locale.ROOT, "each score: the median of %d real-thread runs and of %d simulated seeds, with "
-                + "their range; busy: the processors the runs kept busy over each whole run (on real threads the "
-                + "process's processor time over the run's wall time), the median%n", settings.repetitions(),
+        text.printf(Locale.ROOT, "each score: the median of %d real-thread runs (after %.1f s of unmeasured runs of "
+                + "the point, for the JIT) and of %d simulated seeds, with their range; busy: the processors the runs "
+                + "kept busy over each whole run (on real threads the process's processor time over the run's wall "
+                + "time), the median%n", settings.repetitions(), settings.hardwareWarmupNanos() / 1e9,
                 settings.seeds());
         TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "hardware range", "simulated ops/ms",
                 "simulated range", "busy hw", "busy sim");

@@ -26,7 +26,8 @@ class CalibrateCommandTest {
                 .containsPattern("this machine: [0-9.]+ ns per PAUSE, " + Runtime.getRuntime().availableProcessors()
                         + " logical processors")
                 .containsPattern("scheduler: the simulator's (windows|linux|linux-cfs) rules, time slice [0-9.]+ ms \\(")
-                .contains("each score: the median of 2 real-thread runs and of 2 simulated seeds, with their range")
+                .contains("each score: the median of 2 real-thread runs (after 0.5 s of unmeasured runs of the point, for the "
+                        + "JIT) and of 2 simulated seeds, with their range")
                 .contains("hardware ops/ms").contains("hardware range").contains("simulated ops/ms")
                 .contains("simulated range")
                 .containsPattern("mres-wait-latency +net6 +[0-9.]+ +[0-9.]+–[0-9.]+ +[0-9.]+ +[0-9.]+–[0-9.]+")

@@ -88,9 +88,13 @@ public final class HostCalibration {
      * @param tunings         tunings, as {@link Tuning#parse} reads them
      * @param workloads       registry workload names
      * @param wakeSamples     wake-ups {@link HostCosts} measures
+     * @param hardwareWarmupNanos real time each point runs on real threads, unmeasured, before its
+     *                        repetitions (whole runs, at least one when positive): the JIT compiles the
+     *                        point's code meanwhile, so that the repetitions measure compiled code, as the
+     *                        simulator's virtual time assumes; 0..{@value #MAX_HARDWARE_WARMUP_NANOS} ns
      */
     public record Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, int seeds,
-                           List<String> tunings, List<String> workloads, int wakeSamples) {
+                           List<String> tunings, List<String> workloads, int wakeSamples, long hardwareWarmupNanos) {
 
         /** Most hardware runs per point. */
         public static final int MAX_REPETITIONS = 100;
@@ -98,12 +102,23 @@ public final class HostCalibration {
         public static final int DEFAULT_REPETITIONS = 5;
         /** Simulated seeds per point when not told: as {@code reproduce}'s rows. */
         public static final int DEFAULT_SEEDS = 3;
+        /**
+         * Unmeasured real-thread runs per point when not told, in ns of real time: 0.5 s. On this project's
+         * 2-core host (2026-12-06, ten 45 ms runs of each point in a row, the points one after another in one
+         * fresh JVM) the first one to four runs of a workload scored far below the rest: SemaphoreSlim throughput under net6 262 operations/ms,
+         * then 4,929 to 10,913; under netcore2.0 1,069, 3,256, 1,398 and 3,155, then 4,714 to 5,290;
+         * MresWaitLatency under net6 2,869 and 8,791, then 24,222 to 33,302. Four runs are 180 ms; 0.5 s
+         * leaves room for a slower host.
+         */
+        public static final long DEFAULT_HARDWARE_WARMUP_NANOS = 500_000_000L;
+        /** Most unmeasured real time per point: one minute. */
+        public static final long MAX_HARDWARE_WARMUP_NANOS = 60_000_000_000L;
 
-        /** Settings with the default number of wake-ups measured. */
+        /** Settings with the default number of wake-ups measured and the default warm-up of each point. */
         public Settings(Window hardwareWindow, Window simulatedWindow, int repetitions, int seeds, List<String> tunings,
                 List<String> workloads) {
             this(hardwareWindow, simulatedWindow, repetitions, seeds, tunings, workloads,
-                    HostCosts.DEFAULT_WAKE_SAMPLES);
+                    HostCosts.DEFAULT_WAKE_SAMPLES, DEFAULT_HARDWARE_WARMUP_NANOS);
         }
 
         public Settings {
@@ -116,6 +131,10 @@ public final class HostCalibration {
             if (seeds < 1 || seeds > Experiment.MAX_SEEDS) {
                 throw new IllegalArgumentException("seeds = " + seeds + " is out of range; allowed 1.."
                         + Experiment.MAX_SEEDS);
+            }
+            if (hardwareWarmupNanos < 0 || hardwareWarmupNanos > MAX_HARDWARE_WARMUP_NANOS) {
+                throw new IllegalArgumentException("hardwareWarmupNanos = " + hardwareWarmupNanos
+                        + " is out of range; allowed 0.." + MAX_HARDWARE_WARMUP_NANOS);
             }
             tunings = List.copyOf(tunings);
             tunings.forEach(Tuning::parse);
@@ -138,12 +157,14 @@ public final class HostCalibration {
 
         /** These settings with {@code count} hardware runs and {@code seeds} simulated runs per point. */
         public Settings withRuns(int count, int seedCount) {
-            return new Settings(hardwareWindow, simulatedWindow, count, seedCount, tunings, workloads, wakeSamples);
+            return new Settings(hardwareWindow, simulatedWindow, count, seedCount, tunings, workloads, wakeSamples,
+                    hardwareWarmupNanos);
         }
 
         /** These settings on {@code names} only. */
         public Settings withWorkloads(List<String> names) {
-            return new Settings(hardwareWindow, simulatedWindow, repetitions, seeds, tunings, names, wakeSamples);
+            return new Settings(hardwareWindow, simulatedWindow, repetitions, seeds, tunings, names, wakeSamples,
+                    hardwareWarmupNanos);
         }
     }
 
@@ -295,7 +316,8 @@ public final class HostCalibration {
                 WorkloadType type = Workloads.byName(name);
                 for (String tuningText : settings.tunings()) {
                     Tuning tuning = Tuning.parse(tuningText);
-                    Measured hardware = onHardware(type, settings.hardwareWindow(), settings.repetitions(), tuning);
+                    Measured hardware = onHardware(type, settings.hardwareWindow(), settings.repetitions(), tuning,
+                            settings.hardwareWarmupNanos());
                     Window simulatedFirst = simulatedWindow(settings, hardware);
                     // From the real runs' lengthened window: no longer one (the real runs stopped there too).
                     int extensions = simulatedFirst.equals(settings.simulatedWindow()) ? WINDOW_EXTENSIONS : 0;
@@ -415,9 +437,13 @@ public final class HostCalibration {
         }
     }
 
-    /** {@code repetitions} real-thread runs, in a longer window while they count too few ({@link #extending}). */
-    private static Measured onHardware(WorkloadType type, Window first, int repetitions, Tuning tuning)
-            throws InterruptedException {
+    /**
+     * {@code repetitions} real-thread runs, in a longer window while they count too few ({@link #extending}),
+     * after unmeasured runs of the first window for {@code warmupNanos} of real time ({@link #warmUp}).
+     */
+    private static Measured onHardware(WorkloadType type, Window first, int repetitions, Tuning tuning,
+            long warmupNanos) throws InterruptedException {
+        warmUp(type.create(parameters(type, first)), tuning, warmupNanos);
         return extending(first, window -> {
             Workload workload = type.create(parameters(type, window));
             List<Double> scores = new ArrayList<>();
@@ -437,6 +463,21 @@ public final class HostCalibration {
             }
             return new Measured(workload.parameters(), Spread.of(scores), fewest, false, median(busy));
         });
+    }
+
+    /**
+     * Runs {@code workload} on real threads, unmeasured, until {@code nanos} of real time have passed (whole
+     * runs; none for 0): the JIT's warm-up of the point's code, as JMH's warm-up iterations are. Returns the
+     * runs made.
+     */
+    static int warmUp(Workload workload, Tuning tuning, long nanos) throws InterruptedException {
+        int runs = 0;
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < nanos) {
+            WorkloadRunner.onHardware(workload, tuning);
+            runs++;
+        }
+        return runs;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /** The calibration measures this host, builds its profile, and pairs hardware with simulated scores. */
@@ -178,6 +179,30 @@ class HostCalibrationTest {
         assertThat((double) defaults.simulatedWindow().measureNanos())
                 .isEqualTo(HostCalibration.WINDOW_SLICES * HostCalibration.hostProfile(40).timeSliceNs());
         assertThat(defaults.simulatedWindow().parameters()).isEqualTo("warmup=5ms,window=40ms");
+    }
+
+    @Test
+    void shouldWarmEachPointUpOnRealThreadsBeforeItsMeasuredRunsByDefault() throws InterruptedException {
+        HostCalibration.Settings defaults = HostCalibration.Settings.defaults();
+        assertThat(defaults.hardwareWarmupNanos()).isEqualTo(HostCalibration.Settings.DEFAULT_HARDWARE_WARMUP_NANOS);
+        assertThat(defaults.withRuns(3, 2).hardwareWarmupNanos()).isEqualTo(defaults.hardwareWarmupNanos());
+        assertThat(defaults.withWorkloads(List.of("spinlock-throughput")).hardwareWarmupNanos())
+                .isEqualTo(defaults.hardwareWarmupNanos());
+
+        io.spinlab.sim.workload.Workload workload = io.spinlab.sim.workload.Workloads.create("spinlock-throughput",
+                new Window(100_000, 1_000_000).parameters());
+        assertThat(HostCalibration.warmUp(workload, io.spinlab.model.tuning.Tuning.current(), 0)).isZero();
+        // Whole runs until the time is up, at least one for any positive time.
+        assertThat(HostCalibration.warmUp(workload, io.spinlab.model.tuning.Tuning.current(), 20_000_000))
+                .isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void shouldRejectAWarmupOutsideItsRange() {
+        Window w = new Window(1_000_000, 2_000_000);
+        assertThatThrownBy(() -> new HostCalibration.Settings(w, w, 1, 1, List.of("current"),
+                List.of("spinlock-throughput"), 10, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("hardwareWarmupNanos = -1 is out of range; allowed 0..60000000000");
     }
 
     @Test
