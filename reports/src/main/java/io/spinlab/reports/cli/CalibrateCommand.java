@@ -1,5 +1,6 @@
 package io.spinlab.reports.cli;
 
+import io.spinlab.sim.experiment.CalibrationPoint;
 import io.spinlab.sim.experiment.CalibrationResult;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.HostCalibration;
@@ -97,13 +98,14 @@ final class CalibrateCommand implements Callable<Integer> {
         text.printf(Locale.ROOT, "each score: the median of %d real-thread runs (after %.1f s of unmeasured runs of "
                 + "the point, for the JIT) and of %d simulated seeds, with their range; busy: the processors the runs "
                 + "kept busy over each whole run (on real threads the process's processor time over the run's wall "
-                + "time), the median%n", settings.repetitions(), settings.hardwareWarmupNanos() / 1e9,
-                settings.seeds());
+                + "time), the median; xfer: a cache line handed between two threads, measured just before and just "
+                + "after the point's real-thread runs, ns (the point's simulation charges their mean)%n",
+                settings.repetitions(), settings.hardwareWarmupNanos() / 1e9, settings.seeds());
         TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "hardware range", "simulated ops/ms",
-                "simulated range", "busy hw", "busy sim");
+                "simulated range", "busy hw", "busy sim", "xfer ns");
         result.points().forEach(p -> table.row(p.workload(), p.tuning(), ExperimentTables.score(p.hardwareScore()),
                 range(p.hardware()), ExperimentTables.score(p.simulatedScore()), range(p.simulated()),
-                busy(p.hardwareBusy()), busy(p.simulatedBusy())));
+                busy(p.hardwareBusy()), busy(p.simulatedBusy()), transfers(p)));
         text.print(table.render());
         for (var p : result.points()) {
             boolean hardwareLonger = !p.parameters().contains(settings.hardwareWindow().parameters());
@@ -114,6 +116,12 @@ final class CalibrateCommand implements Callable<Integer> {
                         : "the simulated window") + "): " + p.workload() + " " + p.tuning() + ": real threads "
                         + p.parameters() + "; simulated " + p.simulatedParameters());
             }
+        }
+        long moved = result.points().stream().filter(CalibrationPoint::lineTransferMoved).count();
+        if (moved > 0) {
+            text.printf(Locale.ROOT, "line transfer moved more than %.0fx during the real-thread runs of %d of the %d "
+                    + "points (marked *): no one figure describes what those runs met%n",
+                    CalibrationResult.LINE_TRANSFER_TOLERANCE, moved, result.points().size());
         }
         for (var p : result.notMeasurable()) {
             text.println("not measurable, left out: " + p.workload() + " " + p.tuning() + ": "
@@ -137,6 +145,15 @@ final class CalibrateCommand implements Callable<Integer> {
     /** Processors busy to two decimals, or a dash when not measured. */
     private static String busy(double processors) {
         return Double.isNaN(processors) ? "–" : String.format(Locale.ROOT, "%.2f", processors);
+    }
+
+    /** The line transfers measured around a point's real runs, "before→after", starred when they moved. */
+    private static String transfers(CalibrationPoint p) {
+        if (!(p.lineTransferBeforeNs() > 0) || !(p.lineTransferAfterNs() > 0)) {
+            return "–";
+        }
+        return String.format(Locale.ROOT, "%.0f→%.0f%s", p.lineTransferBeforeNs(), p.lineTransferAfterNs(),
+                p.lineTransferMoved() ? " *" : "");
     }
 
     /** {@code min–max} of a spread's values, or {@code –} for one that failed. */

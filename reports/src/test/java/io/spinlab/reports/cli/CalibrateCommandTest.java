@@ -33,7 +33,7 @@ class CalibrateCommandTest {
                 .containsPattern("mres-wait-latency +net6 +[0-9.]+ +[0-9.]+–[0-9.]+ +[0-9.]+ +[0-9.]+–[0-9.]+")
                 .containsPattern("mres-wait-latency +netcore2.0 +[0-9.]+ +[0-9.]+–[0-9.]+ +[0-9.]+ +[0-9.]+–[0-9.]+ +"
                         + "[0-9]+\\.[0-9]{2} +[0-9]+\\.[0-9]{2}")
-                .contains("busy hw").contains("busy sim")
+                .contains("busy hw").contains("busy sim").contains("xfer ns")
                 .containsPattern("tuning pairs ordered as on this host: [0-9] of the [0-9] whose hardware runs tell "
                         + "them apart \\((none to judge|[0-9]+ %); [0-3] pairs in all\\)")
                 .containsPattern("instruction clock: (one bytecode costs [0-9.]+ cycles|one bytecode's cost not "

@@ -27,11 +27,17 @@ import java.util.Optional;
  *                       side
  * @param simulatedBusy  processors the simulated runs kept busy (working, spinning or yielding) over each
  *                       whole run, the median of the seeds; NaN if not measured
+ * @param lineTransferBeforeNs a cache line handed between two threads on this host just before the point's
+ *                       real-thread runs, ns; NaN if not measured
+ * @param lineTransferAfterNs  the same just after them; NaN if not measured
+ * @param simulatedLineTransferNs the line transfer the point's simulated runs charged (the mean of the two
+ *                       measurements around its real runs, or the host profile's), ns; NaN if not recorded
  */
 public record CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
                                double simulatedScore, long hardwareOperations, long simulatedOperations,
                                Spread hardware, Spread simulated, String simulatedParameters, double hardwareBusy,
-                               double simulatedBusy) {
+                               double simulatedBusy, double lineTransferBeforeNs, double lineTransferAfterNs,
+                               double simulatedLineTransferNs) {
 
     public CalibrationPoint {
         Objects.requireNonNull(workload, "workload");
@@ -40,6 +46,30 @@ public record CalibrationPoint(String workload, String parameters, String tuning
         Objects.requireNonNull(hardware, "hardware");
         Objects.requireNonNull(simulated, "simulated");
         Objects.requireNonNull(simulatedParameters, "simulatedParameters");
+    }
+
+    /** A point without the line transfers measured around it. */
+    public CalibrationPoint(String workload, String parameters, String tuning, double hardwareScore,
+            double simulatedScore, long hardwareOperations, long simulatedOperations, Spread hardware,
+            Spread simulated, String simulatedParameters, double hardwareBusy, double simulatedBusy) {
+        this(workload, parameters, tuning, hardwareScore, simulatedScore, hardwareOperations, simulatedOperations,
+                hardware, simulated, simulatedParameters, hardwareBusy, simulatedBusy, Double.NaN, Double.NaN,
+                Double.NaN);
+    }
+
+    /**
+     * Whether the two line-transfer measurements around the point's real-thread runs differ by more than
+     * {@link CalibrationResult#LINE_TRANSFER_TOLERANCE}× either way: the real runs then met a transfer cost
+     * that moved while they ran (on a virtual machine whose processors the hypervisor moves between the
+     * host's cores), and no one figure describes them.
+     */
+    public boolean lineTransferMoved() {
+        double before = lineTransferBeforeNs;
+        double after = lineTransferAfterNs;
+        if (!(before > 0) || !(after > 0)) {
+            return false;
+        }
+        return Math.max(before, after) / Math.min(before, after) > CalibrationResult.LINE_TRANSFER_TOLERANCE;
     }
 
     /** A point without the processors its runs kept busy. */

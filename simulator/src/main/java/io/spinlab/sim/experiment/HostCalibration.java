@@ -316,17 +316,21 @@ public final class HostCalibration {
                 WorkloadType type = Workloads.byName(name);
                 for (String tuningText : settings.tunings()) {
                     Tuning tuning = Tuning.parse(tuningText);
+                    double transferBefore = HostCosts.lineTransfer();
                     Measured hardware = onHardware(type, settings.hardwareWindow(), settings.repetitions(), tuning,
                             settings.hardwareWarmupNanos());
+                    double transferAfter = HostCosts.lineTransfer();
+                    MachineProfile pointHost = withLineTransfer(host, transferBefore, transferAfter);
                     Window simulatedFirst = simulatedWindow(settings, hardware);
                     // From the real runs' lengthened window: no longer one (the real runs stopped there too).
                     int extensions = simulatedFirst.equals(settings.simulatedWindow()) ? WINDOW_EXTENSIONS : 0;
-                    Measured simulated = simulated(pool, type, simulatedFirst, extensions, settings.seeds(), host,
-                            tuning);
+                    Measured simulated = simulated(pool, type, simulatedFirst, extensions, settings.seeds(),
+                            pointHost, tuning);
                     CalibrationPoint point = new CalibrationPoint(name, hardware.parameters(), tuning.describe(),
                             hardware.spread().median(), simulated.failed() ? Double.NaN : simulated.spread().median(),
                             hardware.fewest(), simulated.failed() ? -1 : simulated.fewest(), hardware.spread(),
-                            simulated.spread(), simulated.parameters(), hardware.busy(), simulated.busy());
+                            simulated.spread(), simulated.parameters(), hardware.busy(), simulated.busy(),
+                            transferBefore, transferAfter, pointHost.cacheLineTransferNs());
                     points.add(point);
                     onPoint.accept(point);
                 }
@@ -463,6 +467,20 @@ public final class HostCalibration {
             }
             return new Measured(workload.parameters(), Spread.of(scores), fewest, false, median(busy));
         });
+    }
+
+    /**
+     * The host profile with the cache-line transfer a point's real-thread runs met: the mean of the two
+     * measurements made just before and just after them (this host's two virtual processors move between
+     * the physical cores, and with them the transfer: 26 and 232 ns in one run of 2026-12-06), rounded to a
+     * tenth of a ns; the profile's own figure where either measurement is missing (one processor).
+     */
+    static MachineProfile withLineTransfer(MachineProfile host, double beforeNs, double afterNs) {
+        if (!(beforeNs > 0) || !(afterNs > 0)) {
+            return host;
+        }
+        double mean = Math.round((beforeNs + afterNs) / 2 * 10) / 10.0;
+        return host.withField(MachineField.CACHE_LINE_TRANSFER_NS, Double.toString(mean));
     }
 
     /**

@@ -198,6 +198,26 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldSimulateEachPointWithTheLineTransferItsRealRunsMet() {
+        MachineProfile host = HostCalibration.hostProfile(20);
+        assertThat(HostCalibration.withLineTransfer(host, 232, 26).cacheLineTransferNs()).isEqualTo(129.0);
+        assertThat(HostCalibration.withLineTransfer(host, 30.04, 30.1).cacheLineTransferNs()).isEqualTo(30.1);
+        assertThat(HostCalibration.withLineTransfer(host, Double.NaN, 26)).isSameAs(host);
+        assertThat(HostCalibration.withLineTransfer(host, 26, Double.NaN)).isSameAs(host);
+
+        Spread one = Spread.of(List.of(1.0));
+        CalibrationPoint steady = new CalibrationPoint("w", "p", "t", 1, 1, 100, 100, one, one, "p", 1, 1, 200, 110,
+                155);
+        CalibrationPoint moved = new CalibrationPoint("w", "p", "t", 1, 1, 100, 100, one, one, "p", 1, 1, 232, 26,
+                129);
+        CalibrationPoint unmeasured = new CalibrationPoint("w", "p", "t", 1, 1, 100, 100, one, one, "p", 1, 1);
+        assertThat(steady.lineTransferMoved()).isFalse();
+        assertThat(moved.lineTransferMoved()).isTrue();
+        assertThat(unmeasured.lineTransferMoved()).isFalse();
+        assertThat(unmeasured.simulatedLineTransferNs()).isNaN();
+    }
+
+    @Test
     void shouldRejectAWarmupOutsideItsRange() {
         Window w = new Window(1_000_000, 2_000_000);
         assertThatThrownBy(() -> new HostCalibration.Settings(w, w, 1, 1, List.of("current"),
@@ -322,6 +342,12 @@ class HostCalibrationTest {
             assertThat(p.simulated().values()).as("one score per seed").hasSize(2);
             assertThat(p.hardwareScore()).isEqualTo(p.hardware().median());
             assertThat(p.simulatedScore()).isEqualTo(p.simulated().median());
+            if (Runtime.getRuntime().availableProcessors() >= 2) {
+                assertThat(p.lineTransferBeforeNs()).isPositive();
+                assertThat(p.lineTransferAfterNs()).isPositive();
+                assertThat(p.simulatedLineTransferNs()).isCloseTo(
+                        (p.lineTransferBeforeNs() + p.lineTransferAfterNs()) / 2, within(0.051));
+            }
         });
         assertThat(result.points()).extracting(CalibrationPoint::workload).containsExactly("mres-wait-drain-rate",
                 "mres-wait-drain-rate", "spinlock-throughput", "spinlock-throughput");
