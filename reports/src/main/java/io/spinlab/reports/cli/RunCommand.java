@@ -9,8 +9,10 @@ import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.engine.SimulationResult;
 import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.HostCalibration;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.RunMetrics;
+import io.spinlab.sim.workload.Durations;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.ThreadTimes;
 import io.spinlab.sim.workload.Workload;
@@ -41,6 +43,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--hardware", description = "Run on this machine's real threads and clock instead of simulating.")
     private boolean hardware;
 
+    @Option(names = "--jit-warmup", paramLabel = "D", description = "With --hardware: run the workload unmeasured "
+            + "for this long first (whole runs), so that the measured run meets compiled code, e.g. 2s; 0 for none "
+            + "(default 500ms; at most 60s).")
+    private String jitWarmup;
+
     @Option(names = "--thread-times", description = "With --hardware: also print each thread's processor time, "
             + "lifetime and yields, sleeps and parks, as a simulated run prints its threads (every Platform call then goes through one more call: "
             + "look inside a run with it, do not compare its score).")
@@ -56,6 +63,11 @@ final class RunCommand implements Callable<Integer> {
     /** The first line of every output made in fast mode. */
     static final String FAST_MODE_WARNING = "FAST MODE (--fast): only Platform calls cost time; shared memory and "
             + "the code between calls are free and atomic, so races and contention are not modelled";
+
+    /** The JIT warm-up of a run on real threads when not told: as calibrate's per point. */
+    static final long DEFAULT_JIT_WARMUP_NANOS = HostCalibration.Settings.DEFAULT_HARDWARE_WARMUP_NANOS;
+    /** The longest JIT warm-up: a minute. */
+    static final long MAX_JIT_WARMUP_NANOS = HostCalibration.Settings.MAX_HARDWARE_WARMUP_NANOS;
 
     /** Fewer operations than this in the window make no score (the floor every experiment row uses too). */
     static final long MIN_OPERATIONS = ExperimentRow.MIN_OPERATIONS;
@@ -77,14 +89,20 @@ final class RunCommand implements Callable<Integer> {
         } else if (threadTimes) {
             throw new IllegalArgumentException("--thread-times applies to --hardware only; a simulated run prints "
                     + "its threads' times anyway");
+        } else if (jitWarmup != null) {
+            throw new IllegalArgumentException("--jit-warmup applies to --hardware only; a simulated run's time is "
+                    + "virtual, the JIT does not change it");
         }
+        long warmupNanos = hardware ? jitWarmupNanos() : 0;
         Workload workload = run.workload();
         Tuning tuning = run.tuning();
         WorkloadResult result;
         SimulationResult simulation = null;
         String machineName;
         ThreadTimes times = null;
+        int warmupRuns = 0;
         if (hardware) {
+            warmupRuns = WorkloadRunner.warmUpOnHardware(workload, tuning, warmupNanos);
             if (threadTimes) {
                 times = ThreadTimes.around(HardwarePlatform.INSTANCE);
                 result = WorkloadRunner.onHardware(workload, tuning, times.platform());
@@ -109,15 +127,29 @@ final class RunCommand implements Callable<Integer> {
                     result.operations(), result.elapsedNanos() / 1e6, MIN_OPERATIONS));
         }
         if (json) {
-            out.println(toJson(workload, machineName, tuning, result, simulation, hardware ? null : run.seed, times));
+            out.println(toJson(workload, machineName, tuning, result, simulation, hardware ? null : run.seed, times,
+                    hardware ? warmupRuns : -1));
         } else {
             out.print(toText(workload, machineName, tuning, result, simulation));
+            if (hardware) {
+                out.printf(Locale.ROOT, "jit warm-up: %d unmeasured run%s in %s before this one%n", warmupRuns,
+                        warmupRuns == 1 ? "" : "s", Durations.format(warmupNanos));
+            }
             if (times != null) {
                 out.print(times.table());
             }
         }
         out.flush();
         return 0;
+    }
+
+    /** {@code --jit-warmup} in ns: 500 ms when not given. */
+    private long jitWarmupNanos() {
+        long nanos = jitWarmup == null ? DEFAULT_JIT_WARMUP_NANOS : Durations.parseNanos("--jit-warmup", jitWarmup);
+        if (nanos > MAX_JIT_WARMUP_NANOS) {
+            throw new IllegalArgumentException("--jit-warmup " + jitWarmup + " is out of range; allowed 0 to 60s");
+        }
+        return nanos;
     }
 
     static String toText(Workload workload, String machine, Tuning tuning, WorkloadResult result,
@@ -144,7 +176,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static String toJson(Workload workload, String machine, Tuning tuning, WorkloadResult result,
-                         SimulationResult simulation, Long seed, ThreadTimes times) throws Exception {
+                         SimulationResult simulation, Long seed, ThreadTimes times, int warmupRuns)
+            throws Exception {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode node = mapper.createObjectNode();
         node.put("workload", workload.name());
@@ -184,6 +217,9 @@ final class RunCommand implements Callable<Integer> {
             for (Activity activity : Activity.values()) {
                 metrics.put(activity.label() + "Picos", m.totalPicos(activity));
             }
+        }
+        if (warmupRuns >= 0) {
+            node.put("jitWarmupRuns", warmupRuns);
         }
         if (times != null) {
             ArrayNode threads = node.putArray("threadTimes");

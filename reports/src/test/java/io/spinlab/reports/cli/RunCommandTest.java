@@ -97,6 +97,20 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldWarmTheJitUpBeforeARunOnRealThreads() throws Exception {
+        assertThat(run("run", "--workload", "spinlock-throughput", "--threads", "2", "--duration", "20ms",
+                "--hardware", "--jit-warmup", "100ms")).as("%s", err).isZero();
+        assertThat(out.toString()).containsPattern("jit warm-up: [1-9][0-9]* unmeasured runs? in 100ms before this one");
+        assertThat(run("run", "--workload", "spinlock-throughput", "--threads", "2", "--duration", "20ms",
+                "--hardware", "--jit-warmup", "0", "--json")).as("%s", err).isZero();
+        assertThat(new ObjectMapper().readTree(out.toString()).get("jitWarmupRuns").asInt()).isZero();
+        assertThat(run("run", "--workload", "spinlock-throughput", "--hardware", "--jit-warmup", "61s")).isEqualTo(2);
+        assertThat(err.toString()).contains("--jit-warmup 61s is out of range; allowed 0 to 60s");
+        assertThat(run("run", "--workload", "spinlock-throughput", "--jit-warmup", "1s")).isEqualTo(2);
+        assertThat(err.toString()).contains("--jit-warmup applies to --hardware only");
+    }
+
+    @Test
     void shouldRejectThreadTimesOfASimulatedRun() {
         assertThat(run("run", "--workload", "mres-wait-latency", "--thread-times")).isEqualTo(2);
         assertThat(err.toString()).contains("--thread-times applies to --hardware only");

@@ -443,11 +443,12 @@ public final class HostCalibration {
 
     /**
      * {@code repetitions} real-thread runs, in a longer window while they count too few ({@link #extending}),
-     * after unmeasured runs of the first window for {@code warmupNanos} of real time ({@link #warmUp}).
+     * after unmeasured runs of the first window for {@code warmupNanos} of real time
+     * ({@link WorkloadRunner#warmUpOnHardware}).
      */
     private static Measured onHardware(WorkloadType type, Window first, int repetitions, Tuning tuning,
             long warmupNanos) throws InterruptedException {
-        warmUp(type.create(parameters(type, first)), tuning, warmupNanos);
+        WorkloadRunner.warmUpOnHardware(type.create(parameters(type, first)), tuning, warmupNanos);
         return extending(first, window -> {
             Workload workload = type.create(parameters(type, window));
             List<Double> scores = new ArrayList<>();
@@ -481,21 +482,6 @@ public final class HostCalibration {
         }
         double mean = Math.round((beforeNs + afterNs) / 2 * 10) / 10.0;
         return host.withField(MachineField.CACHE_LINE_TRANSFER_NS, Double.toString(mean));
-    }
-
-    /**
-     * Runs {@code workload} on real threads, unmeasured, until {@code nanos} of real time have passed (whole
-     * runs; none for 0): the JIT's warm-up of the point's code, as JMH's warm-up iterations are. Returns the
-     * runs made.
-     */
-    static int warmUp(Workload workload, Tuning tuning, long nanos) throws InterruptedException {
-        int runs = 0;
-        long start = System.nanoTime();
-        while (System.nanoTime() - start < nanos) {
-            WorkloadRunner.onHardware(workload, tuning);
-            runs++;
-        }
-        return runs;
     }
 
     /**

@@ -55,6 +55,27 @@ public final class WorkloadRunner {
     }
 
     /**
+     * Runs {@code workload} on {@link HardwarePlatform}, unmeasured, until {@code nanos} of real time have passed
+     * (whole runs; none for 0), as JMH's warm-up iterations: the JIT compiles the workload's and the primitives'
+     * code meanwhile, so that a run after it measures compiled code, as the simulator's virtual time assumes.
+     * Returns the runs made.
+     */
+    public static int warmUpOnHardware(Workload workload, Tuning tuning, long nanos) throws InterruptedException {
+        Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(tuning, "tuning");
+        if (nanos < 0) {
+            throw new IllegalArgumentException("nanos = " + nanos + " is negative");
+        }
+        int runs = 0;
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < nanos) {
+            onHardware(workload, tuning);
+            runs++;
+        }
+        return runs;
+    }
+
+    /**
      * Runs {@code workload} on real threads through {@code platform}, a platform that hands its
      * calls to the hardware one (e.g. {@link ThreadTimes#platform()}).
      */

@@ -191,9 +191,10 @@ class HostCalibrationTest {
 
         io.spinlab.sim.workload.Workload workload = io.spinlab.sim.workload.Workloads.create("spinlock-throughput",
                 new Window(100_000, 1_000_000).parameters());
-        assertThat(HostCalibration.warmUp(workload, io.spinlab.model.tuning.Tuning.current(), 0)).isZero();
+        io.spinlab.model.tuning.Tuning current = io.spinlab.model.tuning.Tuning.current();
+        assertThat(io.spinlab.sim.workload.WorkloadRunner.warmUpOnHardware(workload, current, 0)).isZero();
         // Whole runs until the time is up, at least one for any positive time.
-        assertThat(HostCalibration.warmUp(workload, io.spinlab.model.tuning.Tuning.current(), 20_000_000))
+        assertThat(io.spinlab.sim.workload.WorkloadRunner.warmUpOnHardware(workload, current, 20_000_000))
                 .isGreaterThanOrEqualTo(1);
     }
 
