@@ -3,6 +3,7 @@ package io.spinlab.properties.lincheck;
 import io.spinlab.impl.pool.Task;
 import io.spinlab.impl.pool.ThreadPool;
 import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.platform.ForwardingPlatform;
 import io.spinlab.model.platform.Platform;
 import io.spinlab.model.tuning.Knob;
 import io.spinlab.model.tuning.SpinPolicy;
@@ -117,51 +118,9 @@ public class TaskLinearizabilityTest {
     }
 
     /** The checked platform, whose started threads are handed back unstarted: no worker ever runs. */
-    static final class UnstartedThreads implements Platform {
-        private final Platform checked;
-
+    static final class UnstartedThreads extends ForwardingPlatform {
         UnstartedThreads(Platform checked) {
-            this.checked = checked;
-        }
-
-        @Override
-        public int processorCount() {
-            return checked.processorCount();
-        }
-
-        @Override
-        public long nanoTime() {
-            return checked.nanoTime();
-        }
-
-        @Override
-        public void pause(int count) {
-            checked.pause(count);
-        }
-
-        @Override
-        public void yieldThread() {
-            checked.yieldThread();
-        }
-
-        @Override
-        public void sleep(long nanos) {
-            checked.sleep(nanos);
-        }
-
-        @Override
-        public void park(Object blocker) {
-            checked.park(blocker);
-        }
-
-        @Override
-        public void parkNanos(Object blocker, long nanos) {
-            checked.parkNanos(blocker, nanos);
-        }
-
-        @Override
-        public void unpark(Thread thread) {
-            checked.unpark(thread);
+            super(checked);
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.spinlab.properties.lincheck;
 
 import io.spinlab.impl.pool.ThreadPool;
 import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.platform.ForwardingPlatform;
 import io.spinlab.model.platform.Platform;
 import io.spinlab.model.tuning.ThreadRequestPolicy;
 import io.spinlab.model.tuning.Tuning;
@@ -66,12 +67,11 @@ public class ThreadPoolGateLinearizabilityTest {
     }
 
     /** Unstarted threads, counting the gate threads among them. */
-    static final class GateCounting implements Platform {
-        private final Platform threads;
+    static final class GateCounting extends ForwardingPlatform {
         final AtomicInteger gates = new AtomicInteger();
 
         GateCounting(Platform threads) {
-            this.threads = threads;
+            super(threads);
         }
 
         @Override
@@ -79,52 +79,7 @@ public class ThreadPoolGateLinearizabilityTest {
             if (name.endsWith("-gate")) {
                 gates.incrementAndGet();
             }
-            return threads.startThread(name, task);
-        }
-
-        @Override
-        public int processorCount() {
-            return threads.processorCount();
-        }
-
-        @Override
-        public long nanoTime() {
-            return threads.nanoTime();
-        }
-
-        @Override
-        public void pause(int count) {
-            threads.pause(count);
-        }
-
-        @Override
-        public void yieldThread() {
-            threads.yieldThread();
-        }
-
-        @Override
-        public void sleep(long nanos) {
-            threads.sleep(nanos);
-        }
-
-        @Override
-        public void park(Object blocker) {
-            threads.park(blocker);
-        }
-
-        @Override
-        public void parkNanos(Object blocker, long nanos) {
-            threads.parkNanos(blocker, nanos);
-        }
-
-        @Override
-        public void unpark(Thread thread) {
-            threads.unpark(thread);
-        }
-
-        @Override
-        public int nextRandom(int bound) {
-            return threads.nextRandom(bound);
+            return super.startThread(name, task);
         }
     }
 

@@ -3,7 +3,7 @@ package io.spinlab.properties.lincheck;
 import io.spinlab.impl.platform.HardwarePlatform;
 import io.spinlab.impl.spin.PauseNormalizer;
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.model.platform.Platform;
+import io.spinlab.model.platform.ForwardingPlatform;
 import io.spinlab.model.tuning.Tuning;
 
 /**
@@ -42,72 +42,32 @@ public final class CheckedContexts {
     }
 
     /** {@link HardwarePlatform} with short PAUSE runs and a chosen processor count. */
-    static final class CheckedPlatform implements Platform {
+    static final class CheckedPlatform extends ForwardingPlatform {
         static final int MAX_PAUSES_PER_CALL = 4;
         static final CheckedPlatform MULTIPROCESSOR = new CheckedPlatform(false);
         static final CheckedPlatform SINGLE_PROCESSOR = new CheckedPlatform(true);
 
-        private final Platform hardware = HardwarePlatform.INSTANCE;
         private final boolean singleProcessor;
 
         private CheckedPlatform(boolean singleProcessor) {
+            super(HardwarePlatform.INSTANCE);
             this.singleProcessor = singleProcessor;
         }
 
         /** One when asked for; else the real count, but at least two. */
         @Override
         public int processorCount() {
-            return singleProcessor ? 1 : Math.max(2, hardware.processorCount());
-        }
-
-        @Override
-        public long nanoTime() {
-            return hardware.nanoTime();
+            return singleProcessor ? 1 : Math.max(2, super.processorCount());
         }
 
         @Override
         public void pause(int count) {
-            hardware.pause(Math.min(count, MAX_PAUSES_PER_CALL));
-        }
-
-        @Override
-        public void yieldThread() {
-            hardware.yieldThread();
-        }
-
-        @Override
-        public void sleep(long nanos) {
-            hardware.sleep(nanos);
-        }
-
-        @Override
-        public void park(Object blocker) {
-            hardware.park(blocker);
-        }
-
-        @Override
-        public void parkNanos(Object blocker, long nanos) {
-            hardware.parkNanos(blocker, nanos);
-        }
-
-        @Override
-        public void unpark(Thread thread) {
-            hardware.unpark(thread);
-        }
-
-        @Override
-        public Thread startThread(String name, Runnable task) {
-            return hardware.startThread(name, task);
-        }
-
-        @Override
-        public int nextRandom(int bound) {
-            return hardware.nextRandom(bound);
+            super.pause(Math.min(count, MAX_PAUSES_PER_CALL));
         }
 
         @Override
         public String toString() {
-            return "checked(" + hardware + (singleProcessor ? ", 1 processor" : "") + ")";
+            return "checked(" + delegate() + (singleProcessor ? ", 1 processor" : "") + ")";
         }
     }
 

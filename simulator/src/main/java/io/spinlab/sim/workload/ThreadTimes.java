@@ -1,5 +1,6 @@
 package io.spinlab.sim.workload;
 
+import io.spinlab.model.platform.ForwardingPlatform;
 import io.spinlab.model.platform.Platform;
 
 import java.lang.management.ManagementFactory;
@@ -57,9 +58,12 @@ public final class ThreadTimes {
 
     private final Platform delegate;
     private final List<Started> started = new ArrayList<>();
+    /** What the workload runs on. */
+    private final Platform platform;
 
     private ThreadTimes(Platform delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
+        this.platform = new Recording();
     }
 
     /**
@@ -147,64 +151,35 @@ public final class ThreadTimes {
         }
     }
 
-    private final Platform platform = new Platform() {
-        @Override
-        public int processorCount() {
-            return delegate.processorCount();
-        }
 
-        @Override
-        public long nanoTime() {
-            return delegate.nanoTime();
-        }
-
-        @Override
-        public void pause(int count) {
-            delegate.pause(count);
+    /** The platform the workload runs on: the delegate's, counting and timing as it goes. */
+    private final class Recording extends ForwardingPlatform {
+        Recording() {
+            super(delegate);
         }
 
         @Override
         public void yieldThread() {
             self.get().yields++;
-            delegate.yieldThread();
+            super.yieldThread();
         }
 
         @Override
         public void sleep(long nanos) {
             self.get().sleeps++;
-            delegate.sleep(nanos);
+            super.sleep(nanos);
         }
 
         @Override
         public void park(Object blocker) {
             self.get().parks++;
-            delegate.park(blocker);
+            super.park(blocker);
         }
 
         @Override
         public void parkNanos(Object blocker, long nanos) {
             self.get().parks++;
-            delegate.parkNanos(blocker, nanos);
-        }
-
-        @Override
-        public void beginSpinWait(Object blocker) {
-            delegate.beginSpinWait(blocker);
-        }
-
-        @Override
-        public void endSpinWait(Object blocker) {
-            delegate.endSpinWait(blocker);
-        }
-
-        @Override
-        public void measuredWindow(long startNanos, long endNanos) {
-            delegate.measuredWindow(startNanos, endNanos);
-        }
-
-        @Override
-        public void unpark(Thread thread) {
-            delegate.unpark(thread);
+            super.parkNanos(blocker, nanos);
         }
 
         @Override
@@ -214,7 +189,7 @@ public final class ThreadTimes {
             synchronized (started) {
                 started.add(s);
             }
-            Thread thread = delegate.startThread(name, () -> {
+            Thread thread = super.startThread(name, () -> {
                 self.set(s);
                 try {
                     task.run();
@@ -225,16 +200,6 @@ public final class ThreadTimes {
             });
             s.thread = thread;
             return thread;
-        }
-
-        @Override
-        public int nextRandom(int bound) {
-            return delegate.nextRandom(bound);
-        }
-
-        @Override
-        public String toString() {
-            return delegate.toString();
         }
     };
 }
