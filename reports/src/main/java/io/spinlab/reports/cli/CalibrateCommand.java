@@ -96,10 +96,11 @@ final class CalibrateCommand implements Callable<Integer> {
         text.println("yield behind busy threads: " + result.yields().describe());
         text.println("waking a parked thread: " + result.wakes().describe());
         text.printf(Locale.ROOT, "each score: the median of %d real-thread runs (after %.1f s of unmeasured runs of "
-                + "the point, for the JIT) and of %d simulated seeds, with their range; busy: the processors the runs "
-                + "kept busy over each whole run (on real threads the process's processor time over the run's wall "
-                + "time), the median; xfer: a cache line handed between two threads, measured just before and just "
-                + "after the point's real-thread runs, ns (the point's simulation charges their mean)%n",
+                + "the point, for the JIT; a workload's tunings run in rounds, one run of each per round) and of %d "
+                + "simulated seeds, with their range; busy: the processors the runs kept busy over each whole run (on "
+                + "real threads the process's processor time over the run's wall time), the median; xfer: a cache "
+                + "line handed between two threads, measured just before and just after the workload's real-thread "
+                + "runs, ns (its simulations charge their mean)%n",
                 settings.repetitions(), settings.hardwareWarmupNanos() / 1e9, settings.seeds());
         TextTable table = new TextTable("workload", "tuning", "hardware ops/ms", "hardware range", "simulated ops/ms",
                 "simulated range", "busy hw", "busy sim", "xfer ns");
@@ -129,6 +130,12 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         text.printf(Locale.ROOT, "rank correlation (Spearman) of hardware and simulated scores over %d measurable "
                 + "points: %.3f%n", result.measurable().size(), result.spearman());
+        double self = result.hostSelfAgreement();
+        if (!Double.isNaN(self)) {
+            text.printf(Locale.ROOT, "the host against itself (the same, between the medians of each point's "
+                    + "odd-numbered and even-numbered real-thread runs): %.3f, about as high as the simulator's can be "
+                    + "expected to reach against this host's noise%n", self);
+        }
         CalibrationResult.Pairs pairs = result.tuningPairs();
         text.printf(Locale.ROOT, "tuning pairs ordered as on this host: %d of the %d whose hardware runs tell them "
                 + "apart (%s; %d pairs in all)%n", pairs.orderedAlike(), pairs.distinguishable(),

@@ -27,7 +27,8 @@ class CalibrateCommandTest {
                         + " logical processors")
                 .containsPattern("scheduler: the simulator's (windows|linux|linux-cfs) rules, time slice [0-9.]+ ms \\(")
                 .contains("each score: the median of 2 real-thread runs (after 0.5 s of unmeasured runs of the point, for the "
-                        + "JIT) and of 2 simulated seeds, with their range")
+                        + "JIT; a workload's tunings run in rounds, one run of each per round) and of 2 simulated seeds, "
+                        + "with their range")
                 .contains("hardware ops/ms").contains("hardware range").contains("simulated ops/ms")
                 .contains("simulated range")
                 .containsPattern("mres-wait-latency +net6 +[0-9.]+ +[0-9.]+–[0-9.]+ +[0-9.]+ +[0-9.]+–[0-9.]+")
@@ -38,7 +39,13 @@ class CalibrateCommandTest {
                         + "them apart \\((none to judge|[0-9]+ %); [0-3] pairs in all\\)")
                 .containsPattern("instruction clock: (one bytecode costs [0-9.]+ cycles|one bytecode's cost not "
                         + "measurable).*; spinlock-throughput: [0-9.]+ ns per operation on this host")
-                .contains("rank correlation (Spearman)").contains("wrote the profile to " + profile);
+                .contains("rank correlation (Spearman)").contains("wrote the profile to " + profile)
+                // three points of two runs each: their odd and even runs rank them, or tie them all (NaN, no line)
+                .containsPattern("the host against itself \\(the same, between the medians of each point's "
+                        + "odd-numbered and even-numbered real-thread runs\\): -?[0-9]\\.[0-9]{3}, about as high as "
+                        + "the simulator's can be expected to reach against this host's noise|rank correlation "
+                        + "\\(Spearman\\) of hardware and simulated scores over [0-9] measurable points: [-0-9.NaN]+\\n"
+                        + "tuning pairs");
         if (Runtime.getRuntime().availableProcessors() >= 2) {
             assertThat(out.toString()).containsPattern("line transfer measured again after the runs: [0-9]+ ns \\(the "
                     + "profile has the [0-9]+ ns measured before them\\)")

@@ -28,7 +28,8 @@ import java.util.Optional;
  * @param simulatedBusy  processors the simulated runs kept busy (working, spinning or yielding) over each
  *                       whole run, the median of the seeds; NaN if not measured
  * @param lineTransferBeforeNs a cache line handed between two threads on this host just before the point's
- *                       real-thread runs, ns; NaN if not measured
+ *                       real-thread runs (those of every tuning of its workload, which run in rounds), ns; NaN
+ *                       if not measured
  * @param lineTransferAfterNs  the same just after them; NaN if not measured
  * @param simulatedLineTransferNs the line transfer the point's simulated runs charged (the mean of the two
  *                       measurements around its real runs, or the host profile's), ns; NaN if not recorded

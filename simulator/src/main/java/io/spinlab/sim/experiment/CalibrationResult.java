@@ -87,6 +87,35 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
     }
 
     /**
+     * The host against itself: Spearman's ρ, over the {@linkplain #measurable() measurable} points with at
+     * least two real-thread runs, between the median of each point's odd-numbered runs (1st, 3rd, ...) and
+     * that of its even-numbered ones. The runs go in rounds over a workload's tunings
+     * ({@code HostCalibration.interleaved}), so the two halves met the host over the same minutes; how far
+     * this falls short of 1 is how far the host's own run-to-run noise reorders the points, and so how high
+     * {@link #spearman()} can be expected to reach against it (a split-half reliability). NaN with fewer than
+     * two such points.
+     */
+    public double hostSelfAgreement() {
+        List<CalibrationPoint> usable = measurable().stream().filter(p -> p.hardware().values().size() >= 2).toList();
+        if (usable.size() < 2) {
+            return Double.NaN;
+        }
+        double[] odd = new double[usable.size()];
+        double[] even = new double[usable.size()];
+        for (int i = 0; i < usable.size(); i++) {
+            List<Double> runs = usable.get(i).hardware().values();
+            List<Double> first = new ArrayList<>();
+            List<Double> second = new ArrayList<>();
+            for (int r = 0; r < runs.size(); r++) {
+                (r % 2 == 0 ? first : second).add(runs.get(r));
+            }
+            odd[i] = Spread.of(first).median();
+            even[i] = Spread.of(second).median();
+        }
+        return RankCorrelation.spearman(odd, even);
+    }
+
+    /**
      * The share of {@linkplain #tuningPairs() distinguishable tuning pairs} that the simulator
      * orders as the host does, in [0, 1]; NaN if there is no such pair.
      */

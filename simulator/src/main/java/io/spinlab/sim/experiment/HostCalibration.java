@@ -89,7 +89,8 @@ public final class HostCalibration {
      * @param workloads       registry workload names
      * @param wakeSamples     wake-ups {@link HostCosts} measures
      * @param hardwareWarmupNanos real time each point runs on real threads, unmeasured, before its
-     *                        repetitions (whole runs, at least one when positive): the JIT compiles the
+     *                        repetitions (whole runs, at least one when positive; every tuning of a workload
+     *                        is warmed up before the workload's first measured round): the JIT compiles the
      *                        point's code meanwhile, so that the repetitions measure compiled code, as the
      *                        simulator's virtual time assumes; 0..{@value #MAX_HARDWARE_WARMUP_NANOS} ns
      */
@@ -98,8 +99,12 @@ public final class HostCalibration {
 
         /** Most hardware runs per point. */
         public static final int MAX_REPETITIONS = 100;
-        /** Hardware runs per point when not told: the "at least 5", a median and a range. */
-        public static final int DEFAULT_REPETITIONS = 5;
+        /**
+         * Hardware runs per point when not told: two halves of five (the issue's "at least 5" each), so that
+         * {@link CalibrationResult#hostSelfAgreement()} compares medians as good as the score of a run of five.
+         * A default run is 45 ms: the five more cost some 10 s over the 45 points, against minutes of simulation.
+         */
+        public static final int DEFAULT_REPETITIONS = 10;
         /** Simulated seeds per point when not told: as {@code reproduce}'s rows. */
         public static final int DEFAULT_SEEDS = 3;
         /**
@@ -314,23 +319,29 @@ public final class HostCalibration {
         try {
             for (String name : settings.workloads()) {
                 WorkloadType type = Workloads.byName(name);
-                for (String tuningText : settings.tunings()) {
-                    Tuning tuning = Tuning.parse(tuningText);
-                    double transferBefore = HostCosts.lineTransfer();
-                    Measured hardware = onHardware(type, settings.hardwareWindow(), settings.repetitions(), tuning,
+                List<Tuning> tunings = settings.tunings().stream().map(Tuning::parse).toList();
+                for (Tuning tuning : tunings) {
+                    WorkloadRunner.warmUpOnHardware(type.create(parameters(type, settings.hardwareWindow())), tuning,
                             settings.hardwareWarmupNanos());
-                    double transferAfter = HostCosts.lineTransfer();
-                    MachineProfile pointHost = withLineTransfer(host, transferBefore, transferAfter);
-                    Window simulatedFirst = simulatedWindow(settings, hardware);
+                }
+                double transferBefore = HostCosts.lineTransfer();
+                List<Measured> hardware = interleaved(type, settings.hardwareWindow(), settings.repetitions(), tunings,
+                        WorkloadRunner::onHardware);
+                double transferAfter = HostCosts.lineTransfer();
+                MachineProfile workloadHost = withLineTransfer(host, transferBefore, transferAfter);
+                for (int i = 0; i < tunings.size(); i++) {
+                    Tuning tuning = tunings.get(i);
+                    Measured real = hardware.get(i);
+                    Window simulatedFirst = simulatedWindow(settings, real);
                     // From the real runs' lengthened window: no longer one (the real runs stopped there too).
                     int extensions = simulatedFirst.equals(settings.simulatedWindow()) ? WINDOW_EXTENSIONS : 0;
                     Measured simulated = simulated(pool, type, simulatedFirst, extensions, settings.seeds(),
-                            pointHost, tuning);
-                    CalibrationPoint point = new CalibrationPoint(name, hardware.parameters(), tuning.describe(),
-                            hardware.spread().median(), simulated.failed() ? Double.NaN : simulated.spread().median(),
-                            hardware.fewest(), simulated.failed() ? -1 : simulated.fewest(), hardware.spread(),
-                            simulated.spread(), simulated.parameters(), hardware.busy(), simulated.busy(),
-                            transferBefore, transferAfter, pointHost.cacheLineTransferNs());
+                            workloadHost, tuning);
+                    CalibrationPoint point = new CalibrationPoint(name, real.parameters(), tuning.describe(),
+                            real.spread().median(), simulated.failed() ? Double.NaN : simulated.spread().median(),
+                            real.fewest(), simulated.failed() ? -1 : simulated.fewest(), real.spread(),
+                            simulated.spread(), simulated.parameters(), real.busy(), simulated.busy(),
+                            transferBefore, transferAfter, workloadHost.cacheLineTransferNs());
                     points.add(point);
                     onPoint.accept(point);
                 }
@@ -441,33 +452,92 @@ public final class HostCalibration {
         }
     }
 
+    /** One run of a workload on this host's real threads (in production {@link WorkloadRunner#onHardware}). */
+    @FunctionalInterface
+    interface HardwareRun {
+        WorkloadResult run(Workload workload, Tuning tuning) throws InterruptedException;
+    }
+
     /**
-     * {@code repetitions} real-thread runs, in a longer window while they count too few ({@link #extending}),
-     * after unmeasured runs of the first window for {@code warmupNanos} of real time
-     * ({@link WorkloadRunner#warmUpOnHardware}).
+     * The real-thread side of every point of one workload: {@code repetitions} rounds, each of which runs
+     * every tuning once, the first of round {@code r} being tuning {@code r mod n} and the rest following in
+     * their order. Run one tuning after another, the points met the host at different minutes, and this
+     * host's speed moves from minute to minute (its virtual processors move between the machine's cores:
+     * the line transfer measured 232 ns before one run and 26 ns after it, 2026-12-06); in rounds, each
+     * tuning's runs are spread over the same minutes, so that a drift falls on every tuning of the workload
+     * alike and the order of two tunings is not the order of their minutes. A tuning whose runs counted fewer
+     * than {@link ExperimentRow#MIN_OPERATIONS} operations runs again, alone and {@link #extending}, in
+     * longer windows. Returns one side per tuning, in the order of {@code tunings}; each side's scores are in
+     * the order of its rounds (see {@link CalibrationResult#hostSelfAgreement()}).
      */
-    private static Measured onHardware(WorkloadType type, Window first, int repetitions, Tuning tuning,
-            long warmupNanos) throws InterruptedException {
-        WorkloadRunner.warmUpOnHardware(type.create(parameters(type, first)), tuning, warmupNanos);
-        return extending(first, window -> {
-            Workload workload = type.create(parameters(type, window));
-            List<Double> scores = new ArrayList<>();
-            List<Double> busy = new ArrayList<>();
-            long fewest = Long.MAX_VALUE;
-            for (int i = 0; i < repetitions; i++) {
-                long cpuBefore = processCpuNanos();
-                long wallBefore = System.nanoTime();
-                WorkloadResult result = WorkloadRunner.onHardware(workload, tuning);
-                long wall = System.nanoTime() - wallBefore;
-                long cpuAfter = processCpuNanos();
-                if (cpuBefore >= 0 && cpuAfter >= 0 && wall > 0) {
-                    busy.add((double) (cpuAfter - cpuBefore) / wall);
+    static List<Measured> interleaved(WorkloadType type, Window first, int repetitions, List<Tuning> tunings,
+            HardwareRun hardware) throws InterruptedException {
+        int n = tunings.size();
+        Workload workload = type.create(parameters(type, first));
+        List<List<Double>> scores = new ArrayList<>();
+        List<List<Double>> busy = new ArrayList<>();
+        long[] fewest = new long[n];
+        for (int i = 0; i < n; i++) {
+            scores.add(new ArrayList<>());
+            busy.add(new ArrayList<>());
+            fewest[i] = Long.MAX_VALUE;
+        }
+        for (int round = 0; round < repetitions; round++) {
+            for (int k = 0; k < n; k++) {
+                int i = (round + k) % n;
+                Run run = timed(workload, tunings.get(i), hardware);
+                scores.get(i).add(run.result().opsPerMs());
+                fewest[i] = Math.min(fewest[i], run.result().operations());
+                if (!Double.isNaN(run.busy())) {
+                    busy.get(i).add(run.busy());
                 }
-                scores.add(result.opsPerMs());
-                fewest = Math.min(fewest, result.operations());
             }
-            return new Measured(workload.parameters(), Spread.of(scores), fewest, false, median(busy));
-        });
+        }
+        List<Measured> sides = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Measured side = new Measured(workload.parameters(), Spread.of(scores.get(i)), fewest[i], false,
+                    median(busy.get(i)), first);
+            if (side.tooFew()) {
+                Tuning tuning = tunings.get(i);
+                side = extending(new Window(first.warmupNanos(), first.measureNanos() * WINDOW_GROWTH),
+                        WINDOW_EXTENSIONS - 1, window -> inARow(type, window, repetitions, tuning, hardware));
+            }
+            sides.add(side);
+        }
+        return sides;
+    }
+
+    /** {@code repetitions} real-thread runs of one tuning in a row, in {@code window}. */
+    private static Measured inARow(WorkloadType type, Window window, int repetitions, Tuning tuning,
+            HardwareRun hardware) throws InterruptedException {
+        Workload workload = type.create(parameters(type, window));
+        List<Double> scores = new ArrayList<>();
+        List<Double> busy = new ArrayList<>();
+        long fewest = Long.MAX_VALUE;
+        for (int i = 0; i < repetitions; i++) {
+            Run run = timed(workload, tuning, hardware);
+            scores.add(run.result().opsPerMs());
+            fewest = Math.min(fewest, run.result().operations());
+            if (!Double.isNaN(run.busy())) {
+                busy.add(run.busy());
+            }
+        }
+        return new Measured(workload.parameters(), Spread.of(scores), fewest, false, median(busy));
+    }
+
+    /** One real-thread run and the processors it kept busy (NaN where the JVM does not report its processor time). */
+    private record Run(WorkloadResult result, double busy) {
+    }
+
+    private static Run timed(Workload workload, Tuning tuning, HardwareRun hardware) throws InterruptedException {
+        long cpuBefore = processCpuNanos();
+        long wallBefore = System.nanoTime();
+        WorkloadResult result = hardware.run(workload, tuning);
+        long wall = System.nanoTime() - wallBefore;
+        long cpuAfter = processCpuNanos();
+        double busy = cpuBefore >= 0 && cpuAfter >= 0 && wall > 0 ? (double) (cpuAfter - cpuBefore) / wall
+                : Double.NaN;
+        return new Run(result, busy);
     }
 
     /**

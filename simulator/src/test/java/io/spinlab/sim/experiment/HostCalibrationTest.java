@@ -273,6 +273,91 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldRunAWorkloadsTuningsInRoundsEachStartingWithTheNextTuning() throws InterruptedException {
+        List<io.spinlab.model.tuning.Tuning> tunings = List.of("net6", "netcore2.0", "legacy").stream()
+                .map(io.spinlab.model.tuning.Tuning::parse).toList();
+        List<String> order = new ArrayList<>();
+        // Each run scores its place in the whole sequence, so a side's scores show when its runs were made.
+        HostCalibration.HardwareRun fake = (workload, tuning) -> {
+            order.add(tuning.describe());
+            return new io.spinlab.sim.workload.WorkloadResult(workload.name(), workload.parameters(), "fake",
+                    order.size() * 1_000L, 1_000_000);
+        };
+
+        List<HostCalibration.Measured> sides = HostCalibration.interleaved(
+                io.spinlab.sim.workload.Workloads.byName("spinlock-throughput"), new Window(1_000_000, 2_000_000), 3,
+                tunings, fake);
+
+        String a = tunings.get(0).describe();
+        String b = tunings.get(1).describe();
+        String c = tunings.get(2).describe();
+        assertThat(order).containsExactly(a, b, c, b, c, a, c, a, b);
+        assertThat(sides).hasSize(3);
+        assertThat(sides.get(0).spread().values()).containsExactly(1_000.0, 6_000.0, 8_000.0);
+        assertThat(sides.get(1).spread().values()).containsExactly(2_000.0, 4_000.0, 9_000.0);
+        assertThat(sides.get(2).spread().values()).containsExactly(3_000.0, 5_000.0, 7_000.0);
+        assertThat(sides).allSatisfy(side -> {
+            assertThat(side.window()).isEqualTo(new Window(1_000_000, 2_000_000));
+            assertThat(side.parameters()).contains("warmup=1ms,window=2ms");
+        });
+        assertThat(sides.get(0).fewest()).isEqualTo(1_000);
+    }
+
+    @Test
+    void shouldRunATuningThatCountedTooFewAgainAloneInLongerWindows() throws InterruptedException {
+        List<io.spinlab.model.tuning.Tuning> tunings = List.of("net6", "netcore2.0").stream()
+                .map(io.spinlab.model.tuning.Tuning::parse).toList();
+        String slow = tunings.get(1).describe();
+        List<String> order = new ArrayList<>();
+        // netcore2.0 counts one operation per 100 µs of window: 20 in 2 ms, 80 in 8 ms, 320 in 32 ms.
+        HostCalibration.HardwareRun fake = (workload, tuning) -> {
+            long window = Long.parseLong(workload.parameters().replaceAll(".*window=(\\d+)ms.*", "$1")) * 1_000_000;
+            order.add(tuning.describe() + "@" + window / 1_000_000);
+            long operations = tuning.describe().equals(slow) ? window / 100_000 : 500;
+            return new io.spinlab.sim.workload.WorkloadResult(workload.name(), workload.parameters(), "fake",
+                    operations, window);
+        };
+
+        List<HostCalibration.Measured> sides = HostCalibration.interleaved(
+                io.spinlab.sim.workload.Workloads.byName("spinlock-throughput"), new Window(1_000_000, 2_000_000), 2,
+                tunings, fake);
+
+        String fast = tunings.get(0).describe();
+        assertThat(order).containsExactly(fast + "@2", slow + "@2", slow + "@2", fast + "@2", slow + "@8",
+                slow + "@8", slow + "@32", slow + "@32");
+        assertThat(sides.get(0).window()).isEqualTo(new Window(1_000_000, 2_000_000));
+        assertThat(sides.get(1).window()).isEqualTo(new Window(1_000_000, 32_000_000));
+        assertThat(sides.get(1).fewest()).isEqualTo(320);
+        assertThat(sides.get(1).spread().values()).hasSize(2);
+    }
+
+    @Test
+    void shouldRankTheMediansOfTheHostsOddAndEvenRunsAgainstEachOtherForItsAgreementWithItself() {
+        HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
+        MachineProfile host = HostCalibration.hostProfile(20, costs);
+        // Odd runs (1st, 3rd, 5th) and even runs order the three points alike: 1.
+        List<CalibrationPoint> alike = List.of(
+                point("a", "net6", List.of(100.0, 110.0, 105.0, 115.0, 95.0), List.of(1.0)),
+                point("a", "netcore2.0", List.of(200.0, 210.0, 190.0, 220.0, 205.0), List.of(2.0)),
+                point("b", "net6", List.of(50.0, 60.0, 40.0, 55.0, 45.0), List.of(3.0)));
+        assertThat(new CalibrationResult(host, 20, alike, costs).hostSelfAgreement()).isEqualTo(1.0);
+
+        // The halves order the three points in reverse: -1.
+        List<CalibrationPoint> reversed = List.of(
+                point("a", "net6", List.of(10.0, 300.0, 10.0, 300.0), List.of(1.0)),
+                point("a", "netcore2.0", List.of(20.0, 200.0, 20.0, 200.0), List.of(2.0)),
+                point("b", "net6", List.of(30.0, 100.0, 30.0, 100.0), List.of(3.0)));
+        assertThat(new CalibrationResult(host, 20, reversed, costs).hostSelfAgreement()).isEqualTo(-1.0);
+
+        // Points with one run have no halves, and one point with two runs is no ranking: NaN.
+        List<CalibrationPoint> single = List.of(
+                point("a", "net6", List.of(10.0), List.of(1.0)),
+                point("a", "netcore2.0", List.of(20.0, 30.0), List.of(2.0)),
+                point("b", "net6", List.of(30.0), List.of(3.0)));
+        assertThat(new CalibrationResult(host, 20, single, costs).hostSelfAgreement()).isNaN();
+    }
+
+    @Test
     void shouldJudgeOnlyTheTuningPairsThatTheHostsRunsTellApart() {
         HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
         List<CalibrationPoint> points = List.of(
