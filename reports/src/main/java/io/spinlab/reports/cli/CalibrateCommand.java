@@ -138,7 +138,8 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         CalibrationResult.Pairs pairs = result.tuningPairs();
         text.printf(Locale.ROOT, "tuning pairs ordered as on this host: %d of the %d whose hardware runs tell them "
-                + "apart (%s; %d pairs in all)%n", pairs.orderedAlike(), pairs.distinguishable(),
+                + "apart by rank (Mann–Whitney, two-sided 5 %%) (%s; %d pairs in all)%n", pairs.orderedAlike(),
+                pairs.distinguishable(),
                 pairs.distinguishable() == 0 ? "none to judge" : String.format(Locale.ROOT, "%.0f %%",
                         100 * result.tuningOrderAgreement()), pairs.measurable());
         if (out != null) {

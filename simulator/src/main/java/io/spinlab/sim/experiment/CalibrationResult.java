@@ -126,10 +126,12 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
 
     /**
      * Tuning pairs within each workload, both points measurable: how many there are, how many the host
-     * tells apart (one tuning's hardware repetitions all above the other's, and its 95 % interval too:
-     * {@link Spread#clearlyAbove}), and how many of those the simulator orders the same way by its
+     * tells apart (one tuning's hardware repetitions rank above the other's by the Mann–Whitney test, two-sided
+     * at 5 %: {@link Spread#rankedAbove}), and how many of those the simulator orders the same way by its
      * medians. A pair the host's own run-to-run spread cannot order is left out: no simulator could be
-     * judged on it.
+     * judged on it. (Until 2026-12-06 a pair counted only with every run of one tuning above every run of the
+     * other and its 95 % interval too, {@link Spread#clearlyAbove}: with ten runs a point, one slow run of this
+     * host's, a fifth of its neighbours, left a pair out that the other nineteen runs ordered.)
      */
     public Pairs tuningPairs() {
         int all = 0;
@@ -142,8 +144,8 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
                     CalibrationPoint a = group.get(i);
                     CalibrationPoint b = group.get(j);
                     all++;
-                    int hardware = a.hardware().clearlyAbove(b.hardware()) ? 1
-                            : b.hardware().clearlyAbove(a.hardware()) ? -1 : 0;
+                    int hardware = a.hardware().rankedAbove(b.hardware()) ? 1
+                            : b.hardware().rankedAbove(a.hardware()) ? -1 : 0;
                     if (hardware == 0) {
                         continue;
                     }

@@ -80,6 +80,15 @@ public record Spread(List<Double> values, double median, double min, double max,
         return low95 > other.high95 && min > other.max;
     }
 
+    /**
+     * True if this spread's values rank above {@code other}'s beyond chance: the Mann–Whitney rank-sum test,
+     * two-sided at 5 % ({@link RankSum}). Unlike {@link #clearlyAbove}, one value far off the rest of its
+     * spread counts as one rank; it needs at least four values a side (four against four all above: 2.9 %).
+     */
+    public boolean rankedAbove(Spread other) {
+        return RankSum.above(values, other.values);
+    }
+
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "%.4g (median of %d; range %.4g to %.4g; 95%% CI %.4g to %.4g)", median,

@@ -133,8 +133,8 @@ class HostCalibrationTest {
     void shouldLeavePointsThatMeasureNothingOutOfTheCorrelations() {
         HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
         List<CalibrationPoint> points = List.of(
-                new CalibrationPoint("a", "", "net6", 100, 10, 2_000, 2_000),
-                new CalibrationPoint("a", "", "netcore2.0", 200, 20, 4_000, 4_000),
+                point("a", "net6", List.of(98.0, 99.0, 100.0, 101.0, 102.0), List.of(10.0)),
+                point("a", "netcore2.0", List.of(198.0, 199.0, 200.0, 201.0, 202.0), List.of(20.0)),
                 new CalibrationPoint("b", "", "net6", 300, 30, 6_000, 6_000),
                 // Measures nothing on either side: a 0 against a 0 would otherwise join the ranks.
                 new CalibrationPoint("c", "", "net6", 0, 0, 0, 0),
@@ -361,21 +361,29 @@ class HostCalibrationTest {
     void shouldJudgeOnlyTheTuningPairsThatTheHostsRunsTellApart() {
         HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
         List<CalibrationPoint> points = List.of(
-                point("a", "net6", List.of(100.0, 101.0, 102.0), List.of(10.0, 11.0, 12.0)),
+                point("a", "net6", List.of(100.0, 101.0, 102.0, 103.0, 104.0), List.of(10.0, 11.0, 12.0)),
                 // Above net6 on every run: the simulator puts it below, a pair ordered the other way.
-                point("a", "netcore2.0", List.of(200.0, 201.0, 202.0), List.of(5.0, 6.0, 7.0)),
-                // Overlaps net6's runs: the host cannot order these two, so they are not judged.
-                point("a", "legacy", List.of(90.0, 101.5, 150.0), List.of(50.0, 50.0, 50.0)),
-                point("b", "net6", List.of(300.0, 310.0, 320.0), List.of(30.0, 31.0, 32.0)),
-                point("b", "netcore2.0", List.of(400.0, 410.0, 420.0), List.of(40.0, 41.0, 42.0)));
+                point("a", "netcore2.0", List.of(200.0, 201.0, 202.0, 203.0, 204.0), List.of(5.0, 6.0, 7.0)),
+                // Interleaves net6's runs: the host cannot order these two, so they are not judged; four of
+                // its five runs are below every run of netcore2.0 and one, 250, above them all.
+                point("a", "legacy", List.of(90.0, 101.5, 150.0, 103.5, 250.0), List.of(50.0, 50.0, 50.0)),
+                // Nine of ten runs above every run of the other and one slow run below them all (a run at a
+                // fifth of its neighbours, as this host has): every run above every other fails, the ranks
+                // tell the two apart (U = 90 of 100, p = 0.003).
+                point("b", "net6", List.of(300.0, 310.0, 320.0, 330.0, 340.0, 350.0, 360.0, 370.0, 380.0, 60.0),
+                        List.of(50.0, 51.0, 52.0)),
+                point("b", "netcore2.0", List.of(100.0, 110.0, 120.0, 130.0, 140.0, 150.0, 160.0, 170.0, 180.0,
+                        190.0), List.of(40.0, 41.0, 42.0)));
         CalibrationResult result = new CalibrationResult(HostCalibration.hostProfile(20, costs), 20, points, costs);
 
         CalibrationResult.Pairs pairs = result.tuningPairs();
 
-        // a: three pairs, netcore2.0 against net6 and against legacy told apart (legacy's 150 is
-        // below netcore2.0's 200), net6 against legacy not; b: one pair, told apart.
-        assertThat(pairs).isEqualTo(new CalibrationResult.Pairs(4, 3, 1));
-        assertThat(result.tuningOrderAgreement()).isEqualTo(1.0 / 3);
+        // a: three pairs; netcore2.0 against net6 told apart (U = 25 of 25, p = 0.008), ordered the other way by
+        // the simulator; against legacy not (U = 20 of 25, p = 0.15); net6 against legacy not. b: one pair, told
+        // apart, ordered alike.
+        assertThat(points.get(3).hardware().clearlyAbove(points.get(4).hardware())).isFalse();
+        assertThat(pairs).isEqualTo(new CalibrationResult.Pairs(4, 2, 1));
+        assertThat(result.tuningOrderAgreement()).isEqualTo(0.5);
     }
 
     private static CalibrationPoint point(String workload, String tuning, List<Double> hardware,
