@@ -142,6 +142,9 @@ final class CalibrateCommand implements Callable<Integer> {
                 pairs.distinguishable(),
                 pairs.distinguishable() == 0 ? "none to judge" : String.format(Locale.ROOT, "%.0f %%",
                         100 * result.tuningOrderAgreement()), pairs.measurable());
+        for (CalibrationResult.Disagreement d : pairs.orderedOtherwise()) {
+            text.println("ordered otherwise: " + d.describe());
+        }
         if (out != null) {
             MachineProfileFiles.write(result.host(), out);
             text.println("wrote the profile to " + out + " (use it with --machine " + out + ")");

@@ -5,6 +5,7 @@ import io.spinlab.model.machine.MachineProfile;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -137,6 +138,7 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
         int all = 0;
         int distinguishable = 0;
         int alike = 0;
+        List<Disagreement> otherwise = new ArrayList<>();
         for (List<CalibrationPoint> points : byWorkload().values()) {
             List<CalibrationPoint> group = points.stream().filter(p -> p.notMeasurable().isEmpty()).toList();
             for (int i = 0; i < group.size(); i++) {
@@ -152,11 +154,37 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
                     distinguishable++;
                     if (hardware == Math.signum(a.simulatedScore() - b.simulatedScore())) {
                         alike++;
+                    } else {
+                        otherwise.add(hardware > 0 ? new Disagreement(a, b) : new Disagreement(b, a));
                     }
                 }
             }
         }
-        return new Pairs(all, distinguishable, alike);
+        return new Pairs(all, distinguishable, alike, otherwise);
+    }
+
+    /**
+     * A tuning pair the host tells apart and the simulator orders otherwise (or ties).
+     *
+     * @param higherOnHost the point whose real runs rank above the other's
+     * @param lowerOnHost  the other point of the same workload
+     */
+    public record Disagreement(CalibrationPoint higherOnHost, CalibrationPoint lowerOnHost) {
+        public Disagreement {
+            Objects.requireNonNull(higherOnHost, "higherOnHost");
+            Objects.requireNonNull(lowerOnHost, "lowerOnHost");
+        }
+
+        /**
+         * "workload: A above B on this host (real medians), not simulated (simulated medians)", for the
+         * calibration's listing.
+         */
+        public String describe() {
+            return String.format(Locale.ROOT, "%s: %s above %s on this host (%.1f against %.1f), not simulated (%.1f "
+                    + "against %.1f)", higherOnHost.workload(), higherOnHost.tuning(), lowerOnHost.tuning(),
+                    higherOnHost.hardwareScore(), lowerOnHost.hardwareScore(), higherOnHost.simulatedScore(),
+                    lowerOnHost.simulatedScore());
+        }
     }
 
     /**
@@ -165,8 +193,17 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
      * @param measurable      pairs of two measurable points of one workload
      * @param distinguishable those the host's runs tell apart beyond their spread
      * @param orderedAlike    those the simulator orders as the host does
+     * @param orderedOtherwise the others of those the host tells apart, in the order of the points
      */
-    public record Pairs(int measurable, int distinguishable, int orderedAlike) {
+    public record Pairs(int measurable, int distinguishable, int orderedAlike, List<Disagreement> orderedOtherwise) {
+        public Pairs {
+            orderedOtherwise = List.copyOf(orderedOtherwise);
+            if (orderedAlike + orderedOtherwise.size() != distinguishable) {
+                throw new IllegalArgumentException("orderedAlike " + orderedAlike + " + " + orderedOtherwise.size()
+                        + " ordered otherwise != distinguishable " + distinguishable);
+            }
+        }
+
     }
 
     /** The points that measured something on both sides (see {@link CalibrationPoint#notMeasurable()}). */

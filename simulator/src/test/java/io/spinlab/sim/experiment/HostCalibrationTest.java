@@ -382,7 +382,10 @@ class HostCalibrationTest {
         // the simulator; against legacy not (U = 20 of 25, p = 0.15); net6 against legacy not. b: one pair, told
         // apart, ordered alike.
         assertThat(points.get(3).hardware().clearlyAbove(points.get(4).hardware())).isFalse();
-        assertThat(pairs).isEqualTo(new CalibrationResult.Pairs(4, 2, 1));
+        assertThat(pairs).isEqualTo(new CalibrationResult.Pairs(4, 2, 1,
+                List.of(new CalibrationResult.Disagreement(points.get(1), points.get(0)))));
+        assertThat(pairs.orderedOtherwise().getFirst().describe()).isEqualTo(
+                "a: netcore2.0 above net6 on this host (202.0 against 102.0), not simulated (6.0 against 11.0)");
         assertThat(result.tuningOrderAgreement()).isEqualTo(0.5);
     }
 
