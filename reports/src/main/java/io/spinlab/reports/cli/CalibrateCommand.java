@@ -46,6 +46,11 @@ final class CalibrateCommand implements Callable<Integer> {
                     + Experiment.MAX_SEEDS + ", default ${DEFAULT-VALUE}): the score is their median.")
     private int seeds;
 
+    @Option(names = "--json", description = "Print one JSON object instead of the text: the host's figures, every "
+            + "point with each real-thread run and simulated seed, rho, the host against itself and the tuning pairs "
+            + "(a figure not measured is null).")
+    private boolean json;
+
     @Mixin
     private ProgressOptions progress;
 
@@ -76,6 +81,14 @@ final class CalibrateCommand implements Callable<Integer> {
         long points = (long) settings.workloads().size() * settings.tunings().size();
         try (Progress bar = progress.start("calibrate", points)) {
             result = HostCalibration.run(settings, point -> bar.step(point.workload() + " " + point.tuning()));
+        }
+        if (json) {
+            if (out != null) {
+                MachineProfileFiles.write(result.host(), out);
+            }
+            text.println(CalibrationJson.of(result, settings, out));
+            text.flush();
+            return 0;
         }
         text.printf(Locale.ROOT, "this machine: %.2f ns per PAUSE, %d logical processors%n", result.nsPerPause(),
                 result.host().logicalProcessors());

@@ -72,4 +72,42 @@ class CalibrateCommandTest {
         assertThat(host.logicalProcessors()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(err.toString()).isEmpty();
     }
+
+    @Test
+    void shouldPrintTheCalibrationAsOneJsonObjectWithEveryRunOfEveryPoint(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Path profile = dir.resolve("host.yaml");
+        int code = SpinlabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                .execute("calibrate", "--workload", "spinlock-throughput", "--out", profile.toString(), "--quiet",
+                        "--repetitions", "4", "--seeds", "1", "--json");
+        assertThat(code).as(err.toString()).isZero();
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.toString());
+        assertThat(json.get("nsPerPause").asDouble()).isPositive();
+        assertThat(json.get("logicalProcessors").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(json.get("protocol").get("repetitions").asInt()).isEqualTo(4);
+        assertThat(json.get("protocol").get("seeds").asInt()).isEqualTo(1);
+        assertThat(json.get("checks").get("instructionClock").asText()).isNotEmpty();
+        com.fasterxml.jackson.databind.JsonNode points = json.get("points");
+        assertThat(points).hasSize(3);
+        for (com.fasterxml.jackson.databind.JsonNode point : points) {
+            assertThat(point.get("workload").asText()).isEqualTo("spinlock-throughput");
+            assertThat(point.get("hardwareRuns")).as("one score per real-thread run: %s", point).hasSize(4);
+            assertThat(point.get("simulatedSeeds")).as("one score per seed: %s", point).hasSize(1);
+            assertThat(point.get("hardwareScore").asDouble()).isPositive();
+            assertThat(point.get("simulatedScore").asDouble()).isPositive();
+            assertThat(point.get("notMeasurable").isNull()).isTrue();
+        }
+        assertThat(json.get("tuningPairs").get("measurable").asInt()).isEqualTo(3);
+        assertThat(json.get("tuningPairs").get("orderedOtherwise").size()).isEqualTo(
+                json.get("tuningPairs").get("distinguishable").asInt() - json.get("tuningPairs").get("orderedAlike")
+                        .asInt());
+        assertThat(json.has("spearman")).isTrue();
+        assertThat(json.has("hostSelfAgreement")).isTrue();
+        assertThat(json.get("profile").asText()).isEqualTo(profile.toString());
+        assertThat(MachineProfileFiles.load(profile).name()).isEqualTo("host");
+        assertThat(out.toString()).doesNotContain("rank correlation");
+        assertThat(err.toString()).isEmpty();
+    }
 }
