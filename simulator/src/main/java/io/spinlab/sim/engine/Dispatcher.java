@@ -1,6 +1,7 @@
 package io.spinlab.sim.engine;
 
 import io.spinlab.sim.os.Eevdf;
+import io.spinlab.sim.os.LoadBalancer;
 import io.spinlab.sim.os.OsCosts;
 import io.spinlab.sim.os.Scheduler;
 import io.spinlab.sim.os.SchedulingRules;
@@ -30,6 +31,12 @@ final class Dispatcher {
     private final WakeupPreemption wakeup;
     /** Linux's EEVDF; null where the rules do not pick by deadline. */
     private final Eevdf eevdf;
+    /** Linux's periodic load balancing; null where the rules have none. */
+    private final LoadBalancer balancer;
+    /** Per processor: a BALANCE event of it is in the queue. */
+    private final boolean[] balanceArmed;
+    /** Threads the periodic balancing moved from one queue to another. */
+    long balanceMoves;
     /**
      * Per processor: a woken thread waits to preempt the running thread (Linux CFS: first in the
      * queue); EEVDF: the kernel will reschedule there at the runner's next scheduling point.
@@ -53,6 +60,9 @@ final class Dispatcher {
         this.rules = rules;
         this.wakeup = rules.preemptsOnWakeup() ? new WakeupPreemption(scheduler.processorCount()) : null;
         this.eevdf = rules.picksByDeadline() ? new Eevdf(scheduler, costs.timeSlicePicos()) : null;
+        this.balancer = rules.balancesPeriodically()
+                ? new LoadBalancer(scheduler.processorCount(), costs.timeSlicePicos()) : null;
+        this.balanceArmed = new boolean[scheduler.processorCount()];
         this.wakePreemptPending = new boolean[scheduler.processorCount()];
         this.costs = costs;
         this.noise = noise;
@@ -78,6 +88,7 @@ final class Dispatcher {
             // EEVDF: a preempted thread stays on its queue, and the rule picks among it and the others
             // there; an injected preemption takes it off the queue until it is ready again.
             t.processor = -1;
+            t.offProcessorPicos = now;
             if (injected) {
                 eevdf.leave(p, now);
             } else {
@@ -212,7 +223,7 @@ final class Dispatcher {
             return;
         }
         if (eevdf != null) {
-            arriveOnEevdf(t, home);
+            arriveOnEevdf(t, home, t.hasRun ? Eevdf.Arrival.WOKEN : Eevdf.Arrival.NEW);
             return;
         }
         scheduler.enqueue(t.index, home, t.boosted, false);
@@ -225,14 +236,14 @@ final class Dispatcher {
     }
 
     /**
-     * EEVDF, no processor idle: {@code t} joins its preferred processor's queue, placed by its lag;
+     * EEVDF, no processor idle: {@code t} joins processor {@code home}'s queue, placed by its lag;
      * if the rule says so, the kernel reschedules there at once (a PAUSE batch in progress is cut
      * short, so that the runner's next scheduling point comes now); otherwise the runner's next
      * slice end may now come sooner.
      */
-    private void arriveOnEevdf(SimThread t, int home) {
+    private void arriveOnEevdf(SimThread t, int home, Eevdf.Arrival arrival) {
         long now = engine.now;
-        boolean preempts = eevdf.arrive(home, t.index, now, t.hasRun ? Eevdf.Arrival.WOKEN : Eevdf.Arrival.NEW);
+        boolean preempts = eevdf.arrive(home, t.index, now, arrival);
         t.lastProcessor = home;
         scheduler.enqueue(t.index, home, false, false);
         if (wakePreemptPending[home]) {
@@ -273,6 +284,9 @@ final class Dispatcher {
             t.sliceUsedPicos = 0;
         }
         scheduler.occupy(p, t.index, sliceStart);
+        if (balancer != null) {
+            armBalancing(p, sliceStart, begin);
+        }
         if (eevdf != null) {
             // the first slice's random start is where this processor's ticks fall
             eevdf.setTickOrigin(p, sliceStart);
@@ -290,6 +304,7 @@ final class Dispatcher {
      */
     void leaveProcessor(SimThread t, int p) {
         t.processor = -1;
+        t.offProcessorPicos = engine.now;
         if (eevdf != null) {
             eevdf.leave(p, engine.now);
         }
@@ -306,6 +321,7 @@ final class Dispatcher {
     void stepAside(SimThread t, int p) {
         if (eevdf != null) {
             t.processor = -1;
+            t.offProcessorPicos = engine.now;
             eevdf.stepAside(p, engine.now);
         } else {
             leaveProcessor(t, p);
@@ -331,6 +347,73 @@ final class Dispatcher {
         }
         scheduler.take(p, next);
         return next;
+    }
+
+    /**
+     * Busy processor {@code p} gets a BALANCE event at its next balance time, unless one is
+     * queued; on its first dispatch its ticks, whose first is {@code tick}, fix when it balances,
+     * and after an idle spell its overdue balances are taken as done ({@link LoadBalancer#resume}).
+     */
+    private void armBalancing(int p, long tick, long begin) {
+        if (!balancer.start(p, tick)) {
+            balancer.resume(p, begin);
+        }
+        if (!balanceArmed[p]) {
+            balanceArmed[p] = true;
+            queue.add(balancer.nextBalance(p), Event.BALANCE, null, p);
+        }
+    }
+
+    /**
+     * Whether processor {@code p}'s BALANCE event, now due, still has a busy processor to balance;
+     * an idle one's event lapses (its next dispatch arms another), so that balancing never keeps a
+     * finished or deadlocked simulation going.
+     */
+    boolean balanceStillDue(int p) {
+        if (scheduler.processor(p).idle()) {
+            balanceArmed[p] = false;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Linux's periodic balance of busy processor {@code p} ({@link LoadBalancer}): pulls the
+     * threads it picks from the busiest queue onto {@code p}'s, then sets the next balance.
+     */
+    void balance(int p) {
+        long now = engine.now;
+        int n = scheduler.processorCount();
+        int[] load = new int[n];
+        int[][] ready = new int[n][];
+        for (int q = 0; q < n; q++) {
+            ready[q] = scheduler.readyThreads(q);
+            load[q] = ready[q].length + (scheduler.processor(q).idle() ? 0 : 1);
+        }
+        LoadBalancer.Pull pull = balancer.balance(p, now, load, ready, i -> {
+            SimThread t = threads.get(i);
+            return t.hasRun ? t.offProcessorPicos : Long.MIN_VALUE;
+        });
+        for (int index : pull.threads()) {
+            migrate(threads.get(index), pull.from(), p);
+        }
+        queue.add(balancer.nextBalance(p), Event.BALANCE, null, p);
+    }
+
+    /** Ready thread {@code t} moves from processor {@code from}'s queue to busy processor {@code to}'s. */
+    private void migrate(SimThread t, int from, int to) {
+        long now = engine.now;
+        scheduler.take(from, t.index);
+        balanceMoves++;
+        digest.record(now, Engine.DIGEST_MIGRATE, t.index, from, to);
+        if (eevdf != null) {
+            eevdf.detach(t.index, from, now);
+            arriveOnEevdf(t, to, Eevdf.Arrival.MIGRATED);
+            return;
+        }
+        t.vruntimePicos = wakeup.migrate(t.vruntimePicos, from, to);
+        t.lastProcessor = to;
+        scheduler.enqueue(t.index, to, false, false);
     }
 
     /**

@@ -136,6 +136,7 @@ final class Engine {
     private static final int DIGEST_READY = 19;
     private static final int DIGEST_DONE = 20;
     private static final int DIGEST_START = 21;
+    static final int DIGEST_MIGRATE = 22;
     /** Most resumes spent unwinding one thread at the end of an aborted run. */
     private static final int UNWIND_ATTEMPTS = 1_000;
     private static final long WALL_CHECK_MASK = 4095;
@@ -602,6 +603,9 @@ final class Engine {
             if (kind == Event.RESUME && token != t.resumeToken) {
                 continue; // a PAUSE batch cut short: its RESUME moved earlier
             }
+            if (kind == Event.BALANCE && !dispatcher.balanceStillDue((int) token)) {
+                continue; // its processor idles: nothing to balance, and no reason to go on
+            }
             if (time > virtualLimit) {
                 now = virtualLimit;
                 exhausted("virtual-time budget of " + Picos.format(virtualLimit) + " exhausted");
@@ -622,6 +626,7 @@ final class Engine {
                 case Event.RESUME -> onResume(t);
                 case Event.WAKE -> onWake(t);
                 case Event.READY -> onReady(t);
+                case Event.BALANCE -> dispatcher.balance((int) token);
                 default -> throw new AssertionError("event kind " + kind);
             }
         }

@@ -12,6 +12,8 @@ final class Event {
     static final int WAKE = 2;
     /** A thread held off its processor by an injected preemption becomes runnable. */
     static final int READY = 3;
+    /** Linux's periodic load balancing on processor {@code token} (no thread). */
+    static final int BALANCE = 4;
 
     long time;
     long seq;

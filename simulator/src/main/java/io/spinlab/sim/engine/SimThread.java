@@ -114,6 +114,8 @@ final class SimThread implements Executor {
     long vruntimePicos;
     /** When the thread last got its processor (Linux's virtual runtime counts from there). */
     long runStartPicos;
+    /** When the thread last left a processor (Linux's balancing leaves a recently run thread where it is), ps. */
+    long offProcessorPicos;
     /** The last scheduling point was an injected preemption (the next one is exempt). */
     boolean heldOffLast;
     /** Static initializers of guest classes being run by this thread: no hook schedules while above 0. */

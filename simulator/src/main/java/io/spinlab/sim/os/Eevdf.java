@@ -42,7 +42,8 @@ import java.util.Arrays;
  * woken before that, it is queued again where it is, without looking for an idle processor; here it
  * leaves at once and keeps its negative lag for its wake-up, because without Linux's idle balancing
  * a thread woken onto a busy processor's queue would wait there while others idle), buddies
- * ({@code NEXT_BUDDY} is off by default), weights other than nice 0, and periodic load balancing.
+ * ({@code NEXT_BUDDY} is off by default) and weights other than nice 0. Periodic load balancing moves
+ * threads between queues ({@link LoadBalancer}); such a thread keeps its lag ({@link #detach}).
  * Not thread-safe: only the engine touches it.
  */
 public final class Eevdf {

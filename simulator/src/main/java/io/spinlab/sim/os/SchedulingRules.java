@@ -23,15 +23,18 @@ import io.spinlab.model.machine.OperatingSystem;
  *       ({@link WakeupPreemption}); from 6.6 (EEVDF) a woken thread preempts when the rule picks
  *       it or the running thread is past its slice, and the rule also picks the next thread of a
  *       queue and ends slices at ticks ({@link Eevdf}); Windows has the boost instead.</li>
+ *   <li><b>Periodic balancing</b>: on Linux a busy processor pulls ready threads from the busiest
+ *       queue at intervals of tens of ms ({@link LoadBalancer}); Windows has none (its threads
+ *       wait on their ideal processor's queue unless a processor idles).</li>
  *   <li><b>Zero sleep</b>: Windows' {@code Sleep(0)} gives the rest of the slice to a thread ready
  *       on any processor; on Linux a zero sleep is {@code sched_yield}, which looks only at the
  *       caller's own queue.</li>
  * </ul>
  * A thread preempted before its slice ends (by a boosted thread, or by an injected preemption)
  * keeps the rest of its slice for when it runs again, as Windows keeps a preempted thread's
- * quantum; the engine does that bookkeeping. Not modelled: Linux's periodic load balancing (an idle
- * processor does take a thread from the fullest queue), CFS's queues ordered by virtual runtime,
- * boosts other than the wait-completion one.
+ * quantum; the engine does that bookkeeping. On both systems a processor that would idle takes a
+ * ready thread from the fullest queue. Not modelled: CFS's queues ordered by virtual runtime, boosts
+ * other than the wait-completion one.
  */
 public abstract sealed class SchedulingRules permits SchedulingRules.Windows, SchedulingRules.Linux {
     final Scheduler scheduler;
@@ -75,6 +78,9 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
      * thread preempts (see {@link Eevdf}); the queues' order decides otherwise.
      */
     public abstract boolean picksByDeadline();
+
+    /** Whether busy processors pull ready threads from busier queues at intervals (Linux; see {@link LoadBalancer}). */
+    public abstract boolean balancesPeriodically();
 
     /** An idle core's lowest processor, else {@code preferred} or {@code last} if idle, else the lowest idle one. */
     final int anyIdle(int preferred, int last) {
@@ -129,6 +135,11 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
         public boolean picksByDeadline() {
             return false;
         }
+
+        @Override
+        public boolean balancesPeriodically() {
+            return false;
+        }
     }
 
     /**
@@ -174,6 +185,11 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
         @Override
         public boolean picksByDeadline() {
             return eevdf;
+        }
+
+        @Override
+        public boolean balancesPeriodically() {
+            return true;
         }
     }
 }

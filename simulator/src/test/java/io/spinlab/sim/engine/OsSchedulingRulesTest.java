@@ -6,6 +6,8 @@ import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.ThreadMetrics;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -269,5 +271,54 @@ class OsSchedulingRulesTest {
             assertThat(result.metrics().processors()).extracting(p -> p.busyPicos() > 0)
                     .as("%s: busy processors", os).containsExactly(true, false, true, false);
         }
+    }
+
+    /**
+     * Three busy threads on two processors, noise off (both processors' ticks at 0, 4 ms apart):
+     * threads 0 and 2 share cpu0, thread 1 runs alone on cpu1. Returns, per thread, the spans
+     * (ps) in which it was off its processor for more than a PAUSE batch, up to 100 ms.
+     */
+    private static List<List<long[]>> threeSpinnersOnTwoProcessors(OperatingSystem os) {
+        Simulation sim = Simulation.builder(machine(2, os)).seed(1).noise(false).build();
+        SimulatedPlatform platform = sim.platform();
+        List<List<long[]>> away = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            List<long[]> spans = new ArrayList<>();
+            away.add(spans);
+            sim.startThread("spinner-" + i, () -> {
+                long last = platform.nowPicos();
+                while (last < 100 * MS) {
+                    platform.pause(10); // 1 µs
+                    long now = platform.nowPicos();
+                    if (now - last > 2 * US) {
+                        spans.add(new long[] {last, now});
+                    }
+                    last = now;
+                }
+            });
+        }
+        sim.run().requireCompleted();
+        return away;
+    }
+
+    /**
+     * Linux's periodic balancing: cpu1, whose thread runs alone, balances every 7 jiffies (28 ms).
+     * At 28 ms its imbalance (half a thread) is less than a whole thread's load, and the balance
+     * fails; at 56 ms the load halved once fits, and it pulls cpu0's ready thread, which takes
+     * cpu1 from the lone thread at once (EEVDF: the lone thread is past its protected slice; CFS:
+     * at the 56 ms tick). Windows has no such balancing: the lone thread keeps its processor.
+     */
+    @Test
+    void shouldPullAThreadOntoTheLoneThreadsProcessorAtItsSecondBalanceOnLinuxOnly() {
+        for (OperatingSystem os : List.of(OperatingSystem.LINUX, OperatingSystem.LINUX_CFS)) {
+            List<long[]> lone = threeSpinnersOnTwoProcessors(os).get(1);
+
+            assertThat(lone).as("%s: the lone thread is away at some point", os).isNotEmpty();
+            assertThat(lone.get(0)[0]).as("%s: its last PAUSE batch before it leaves ends in the µs before 56 ms", os)
+                    .isBetween(56 * MS - 2 * US, 56 * MS);
+            assertThat(lone.get(0)[1]).as("%s: away for at least a tick", os).isGreaterThanOrEqualTo(60 * MS);
+        }
+        assertThat(threeSpinnersOnTwoProcessors(OperatingSystem.WINDOWS).get(1))
+                .as("Windows: the lone thread keeps cpu1").isEmpty();
     }
 }

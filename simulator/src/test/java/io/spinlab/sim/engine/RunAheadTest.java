@@ -2,6 +2,7 @@ package io.spinlab.sim.engine;
 
 import io.spinlab.model.machine.MachinePresets;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.model.machine.OperatingSystem;
 import io.spinlab.model.tuning.Tuning;
 import io.spinlab.sim.workload.WorkloadRunner;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,9 @@ class RunAheadTest {
 
     private static final MachineProfile SKYLAKE = MachinePresets.byName("skylake-i7-6700");
     private static final MachineProfile HASWELL = MachinePresets.byName("haswell-i5-4670k");
+    /** Two processors under Linux's rules: more threads than processors meet its periodic balancing (every 28 ms). */
+    private static final MachineProfile LINUX_TWO = SKYLAKE.toBuilder().name("skylake-linux-2").physicalCores(2)
+            .logicalProcessors(2).os(OperatingSystem.LINUX).build();
 
     private static final String SHAPE = "threads=6,warmup=50us,window=400us";
 
@@ -37,6 +41,8 @@ class RunAheadTest {
         "monitor-throughput; ; current; skylake",
         "quwi; drivers=4,depth=2,mode=global,warmup=50us,window=400us; netcore2.0; skylake",
         "eventpipe-stress; threads=4,warmup=50us,window=400us; current; haswell",
+        "spinlock-throughput; threads=3,warmup=1ms,window=60ms; current; linux-two",
+        "mres-wait-latency; threads=2,warmup=1ms,window=60ms; netcore2.0; linux-two",
     })
     void shouldChangeNothingButHandOffsWhenThreadsRunAhead(String workload, String parameters, String tuning,
             String machine) {
@@ -58,7 +64,12 @@ class RunAheadTest {
 
     private static SimulationResult run(String workload, String parameters, String tuning, String machine,
             Faults faults, boolean runAhead) {
-        Simulation.Builder builder = Simulation.builder(machine.equals("haswell") ? HASWELL : SKYLAKE)
+        MachineProfile profile = switch (machine) {
+            case "haswell" -> HASWELL;
+            case "linux-two" -> LINUX_TWO;
+            default -> SKYLAKE;
+        };
+        Simulation.Builder builder = Simulation.builder(profile)
                 .seed(11).memoryModel(true).noise(true).faults(faults).runAhead(runAhead);
         return WorkloadRunner.simulate(workload, parameters, Tuning.parse(tuning), builder).simulation();
     }

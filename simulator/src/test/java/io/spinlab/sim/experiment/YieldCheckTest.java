@@ -13,6 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The yield check's figures and line on fixed inputs, and the simulated side's shape. */
 class YieldCheckTest {
 
+    /** Linux's busy balance interval on two processors at HZ 250: seven jiffies ({@code LoadBalancer}). */
+    private static final long BALANCE_INTERVAL_NS = 28_000_000;
+
     @Test
     void shouldTakeTheFiguresFromOneRunsYieldTimes() {
         long[] yields = {1_500, 1_400, 4_000_000, 1_600, 1_500};
@@ -47,7 +50,9 @@ class YieldCheckTest {
     /**
      * The simulator's rule for Linux before 6.6 (CFS): with every processor busy, a yield always gives
      * the processor to the busy thread queued there, which keeps it to the end of its slice, so each
-     * yield is away about one slice.
+     * yield is away about one slice; except where Linux's periodic balancing pulls the waiting yielder
+     * onto the other processor first, which happens at most once per 28 ms balance interval (seven
+     * 4 ms jiffies on two processors), and at least once in the run.
      */
     @Test
     void shouldGiveTheProcessorAwayForAboutASliceAtEveryYieldUnderCfs() {
@@ -57,7 +62,9 @@ class YieldCheckTest {
 
         long[] yields = YieldCheck.simulate(machine, 1, 40);
 
-        assertThat(Arrays.stream(yields).min().orElseThrow()).isGreaterThan(slice / 2);
+        long cutShort = Arrays.stream(yields).filter(y -> y <= slice / 2).count();
+        long balances = Arrays.stream(yields).sum() / BALANCE_INTERVAL_NS;
+        assertThat(cutShort).as("yields a balance ended early").isBetween(1L, balances);
         assertThat(Arrays.stream(yields).max().orElseThrow()).isLessThan(2 * slice);
         assertThat(Figures.of(yields).longShare()).isEqualTo(1.0);
     }
@@ -69,7 +76,9 @@ class YieldCheckTest {
      * about a slice in every tick of the yielder's turns ends in a wait of up to a tick: 35 % of the
      * yields wait about 4 ms, the rest return in the system call's 320 ns. This host's kernel, with
      * the yielder pinned beside a busy thread, kept it away on 36.2–37.1 % of its yields (p90 3,997
-     * µs; SIMULATOR-RESULTS.md).
+     * µs; SIMULATOR-RESULTS.md). A long wait ends before the tick only where Linux's periodic balancing
+     * pulls the yielder onto the other processor: at most once per 28 ms balance interval, and at
+     * least once in the run; a wait that spans such a move can last past one tick, never two.
      */
     @Test
     void shouldGiveTheProcessorAwayOnAboutASliceOverATickOfTheYieldsUnderEevdf() {
@@ -83,8 +92,10 @@ class YieldCheckTest {
             Figures figures = Figures.of(yields);
             assertThat(figures.longShare()).as("seed %d", seed).isBetween(0.34, 0.36);
             assertThat(figures.medianNs()).isLessThan(1_000);
-            assertThat(figures.longestNs()).isLessThanOrEqualTo(tick);
-            assertThat(Arrays.stream(yields).filter(y -> y > 100_000)).allMatch(y -> y > tick * 9 / 10);
+            assertThat(figures.longestNs()).isLessThanOrEqualTo(2 * tick);
+            long cutShort = Arrays.stream(yields).filter(y -> y > 100_000 && y <= tick * 9 / 10).count();
+            long balances = Arrays.stream(yields).sum() / BALANCE_INTERVAL_NS;
+            assertThat(cutShort).as("seed %d: long waits a balance ended early", seed).isBetween(1L, balances);
         }
     }
 }
