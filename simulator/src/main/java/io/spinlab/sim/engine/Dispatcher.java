@@ -351,11 +351,12 @@ final class Dispatcher {
 
     /**
      * Busy processor {@code p} gets a BALANCE event at its next balance time, unless one is
-     * queued; on its first dispatch its ticks, whose first is {@code tick}, fix when it balances,
-     * and after an idle spell its overdue balances are taken as done ({@link LoadBalancer#resume}).
+     * queued; on its first dispatch its ticks, whose first is {@code tick}, fix when it balances
+     * (with noise on it last balanced a random number of its first interval's ticks before), and
+     * after an idle spell its overdue balances are taken as done ({@link LoadBalancer#resume}).
      */
     private void armBalancing(int p, long tick, long begin) {
-        if (!balancer.start(p, tick)) {
+        if (!balancer.start(p, tick, noise.ticksAgo(balancer.firstIntervalJiffies()))) {
             balancer.resume(p, begin);
         }
         if (!balanceArmed[p]) {

@@ -10,7 +10,8 @@ import java.util.function.LongUnaryOperator;
  * leaves every other stream as it was): the wake latency within ± {@code wakeJitterPercent}, the
  * PAUSE and clock-read costs within ± {@code costJitterPercent}, and a random phase of each
  * processor's timer, so that processors do not all end their slices in lockstep at multiples of
- * the slice after the run's start. With noise off every method returns its input unchanged and
+ * the slice after the run's start, and of Linux's periodic balancing (how long before the run each
+ * processor last balanced). With noise off every method returns its input unchanged and
  * draws nothing. With the memory model on, noise also places each contended line's handover
  * anywhere within its transfer ({@link #handoverLegs}), from a stream of its own.
  */
@@ -70,6 +71,15 @@ final class Noise {
         }
         pendingPhase[p] = false;
         return begin - random.nextLong(timeSlicePicos);
+    }
+
+    /**
+     * How many of its {@code ticks} ticks ago a timer that has run since before the simulation
+     * last fired: uniform in {@code [0, ticks)} with noise on (Linux's balancing, which runs from
+     * boot), 0 without noise.
+     */
+    long ticksAgo(long ticks) {
+        return random == null || ticks <= 1 ? 0 : random.nextLong(ticks);
     }
 
     /**

@@ -16,7 +16,8 @@ import java.util.function.IntToLongFunction;
  *       domain's processor count, to {@code max_interval}, twice that) times {@code busy_factor}
  *       16, in jiffies (rounded up), less one, at least one and at most {@code HZ × P / 10}
  *       jiffies. On two processors at HZ 250: 7 jiffies (28 ms), or 15 (60 ms) at the longer
- *       interval.</li>
+ *       interval. Its balancing runs from boot, so at its first dispatch in a simulation it last
+ *       balanced some ticks before (the engine draws how many with noise on).</li>
  *   <li><b>Whether</b>: loads are counted in threads (each running or ready thread one; PELT's
  *       averages are not modelled). The busiest other queue must hold two or more. If {@code p}
  *       holds two or more itself, the busiest must exceed it, and by more than 17 %
@@ -105,17 +106,28 @@ public final class LoadBalancer {
     }
 
     /**
-     * Processor {@code p}'s first dispatch, at a tick at {@code tick}: its balances count from
-     * there. Returns whether this was the first (later calls change nothing).
+     * Processor {@code p}'s first dispatch, at a tick at {@code tick}: its ticks fall at {@code tick}
+     * plus whole jiffies, and it last balanced {@code ticksAgo} jiffies before (its balancing runs from
+     * boot, not from the simulation's start; {@code 0 ≤ ticksAgo <} {@link #firstIntervalJiffies}).
+     * Returns whether this was the first (later calls change nothing).
      */
-    public boolean start(int p, long tick) {
+    public boolean start(int p, long tick, long ticksAgo) {
         if (started[p]) {
             return false;
         }
+        if (ticksAgo < 0 || ticksAgo >= firstIntervalJiffies()) {
+            throw new IllegalArgumentException("ticksAgo = " + ticksAgo + "; allowed 0 to "
+                    + (firstIntervalJiffies() - 1));
+        }
         started[p] = true;
-        lastBalance[p] = tick;
+        lastBalance[p] = tick - ticksAgo * tickPicos;
         origin[p] = tick;
         return true;
+    }
+
+    /** The busy interval a processor starts with, in jiffies (its minimum's). */
+    public long firstIntervalJiffies() {
+        return busyJiffies(minIntervalMs);
     }
 
     /**

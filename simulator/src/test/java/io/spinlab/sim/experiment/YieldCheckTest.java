@@ -52,7 +52,7 @@ class YieldCheckTest {
      * the processor to the busy thread queued there, which keeps it to the end of its slice, so each
      * yield is away about one slice; except where Linux's periodic balancing pulls the waiting yielder
      * onto the other processor first, which happens at most once per 28 ms balance interval (seven
-     * 4 ms jiffies on two processors), and at least once in the run.
+     * 4 ms jiffies on two processors).
      */
     @Test
     void shouldGiveTheProcessorAwayForAboutASliceAtEveryYieldUnderCfs() {
@@ -64,7 +64,7 @@ class YieldCheckTest {
 
         long cutShort = Arrays.stream(yields).filter(y -> y <= slice / 2).count();
         long balances = Arrays.stream(yields).sum() / BALANCE_INTERVAL_NS;
-        assertThat(cutShort).as("yields a balance ended early").isBetween(1L, balances);
+        assertThat(cutShort).as("yields a balance ended early").isLessThanOrEqualTo(balances);
         assertThat(Arrays.stream(yields).max().orElseThrow()).isLessThan(2 * slice);
         assertThat(Figures.of(yields).longShare()).isEqualTo(1.0);
     }
@@ -77,8 +77,8 @@ class YieldCheckTest {
      * yields wait about 4 ms, the rest return in the system call's 320 ns. This host's kernel, with
      * the yielder pinned beside a busy thread, kept it away on 36.2–37.1 % of its yields (p90 3,997
      * µs; SIMULATOR-RESULTS.md). A long wait ends before the tick only where Linux's periodic balancing
-     * pulls the yielder onto the other processor: at most once per 28 ms balance interval, and at
-     * least once in the run; a wait that spans such a move can last past one tick, never two.
+     * pulls the yielder onto the other processor: at most once per 28 ms balance interval; a wait that
+     * spans such a move can last past one tick, never two.
      */
     @Test
     void shouldGiveTheProcessorAwayOnAboutASliceOverATickOfTheYieldsUnderEevdf() {
@@ -95,7 +95,7 @@ class YieldCheckTest {
             assertThat(figures.longestNs()).isLessThanOrEqualTo(2 * tick);
             long cutShort = Arrays.stream(yields).filter(y -> y > 100_000 && y <= tick * 9 / 10).count();
             long balances = Arrays.stream(yields).sum() / BALANCE_INTERVAL_NS;
-            assertThat(cutShort).as("seed %d: long waits a balance ended early", seed).isBetween(1L, balances);
+            assertThat(cutShort).as("seed %d: long waits a balance ended early", seed).isLessThanOrEqualTo(balances);
         }
     }
 }

@@ -33,9 +33,28 @@ class LoadBalancerTest {
         assertThat(balancer.busyJiffies(2)).isEqualTo(7);
         // max_interval 4 ms × 16 = 64 ms = 16 jiffies, less one
         assertThat(balancer.busyJiffies(4)).isEqualTo(15);
-        assertThat(balancer.start(0, 3 * MS)).isTrue();
-        assertThat(balancer.start(0, 5 * MS)).as("only the first dispatch starts the count").isFalse();
+        assertThat(balancer.start(0, 3 * MS, 0)).isTrue();
+        assertThat(balancer.start(0, 5 * MS, 0)).as("only the first dispatch starts the count").isFalse();
         assertThat(balancer.nextBalance(0)).isEqualTo(3 * MS + 28 * MS);
+    }
+
+    /**
+     * A processor whose balancing ran before the simulation last balanced some ticks before its
+     * first dispatch: two of its seven ticks before 3 ms, so it balances first at 3 ms + 5 jiffies;
+     * its ticks keep their place after an idle spell.
+     */
+    @Test
+    void shouldBalanceFirstWhereABalanceBeforeTheStartPutsIt() {
+        LoadBalancer balancer = new LoadBalancer(2, TICK);
+        assertThat(balancer.firstIntervalJiffies()).isEqualTo(7);
+
+        balancer.start(0, 3 * MS, 2);
+
+        assertThat(balancer.nextBalance(0)).isEqualTo(3 * MS + 20 * MS);
+        balancer.resume(0, 30 * MS);
+        assertThat(balancer.nextBalance(0)).as("last tick at 27 ms, then 15 jiffies").isEqualTo(27 * MS + 60 * MS);
+        assertThatThrownBy(() -> new LoadBalancer(2, TICK).start(0, 0, 7))
+                .hasMessage("ticksAgo = 7; allowed 0 to 6");
     }
 
     @Test
@@ -57,7 +76,7 @@ class LoadBalancerTest {
     @Test
     void shouldPullAThreadFromAQueueOfTwoAtTheSecondBalanceOfTheLoneProcessor() {
         LoadBalancer balancer = new LoadBalancer(2, TICK);
-        balancer.start(1, 0);
+        balancer.start(1, 0, 0);
         assertThat(balancer.imbalance(1, 2, 3)).isEqualTo(512);
 
         LoadBalancer.Pull first = balancer.balance(1, 28 * MS, TWO_AND_ONE, READY_TWO_AND_ONE,
@@ -84,7 +103,7 @@ class LoadBalancerTest {
     @Test
     void shouldDoubleTheIntervalUpToItsMaximumWhenBalanced() {
         LoadBalancer balancer = new LoadBalancer(2, TICK);
-        balancer.start(0, 0);
+        balancer.start(0, 0, 0);
 
         assertThat(balancer.balance(0, 28 * MS, TWO_AND_ONE, READY_TWO_AND_ONE, LoadBalancerTest::cold).threads())
                 .isEmpty();
@@ -104,7 +123,7 @@ class LoadBalancerTest {
     @Test
     void shouldPullTheLeastRecentlyRunThreadAtOnceWhenAWholeThreadIsOver() {
         LoadBalancer balancer = new LoadBalancer(2, TICK);
-        balancer.start(1, 0);
+        balancer.start(1, 0, 0);
         Map<Integer, Long> lastRan = Map.of(2, 2 * MS, 3, MS);
 
         LoadBalancer.Pull pull = balancer.balance(1, 28 * MS, new int[] {3, 1}, new int[][] {{2, 3}, {}},
@@ -121,7 +140,7 @@ class LoadBalancerTest {
     @Test
     void shouldPullThreadsUntilTheImbalanceIsUsedUp() {
         LoadBalancer balancer = new LoadBalancer(2, TICK);
-        balancer.start(1, 0);
+        balancer.start(1, 0, 0);
 
         LoadBalancer.Pull pull = balancer.balance(1, 28 * MS, new int[] {10, 1},
                 new int[][] {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {}}, LoadBalancerTest::cold);
@@ -137,7 +156,7 @@ class LoadBalancerTest {
     @Test
     void shouldLeaveACacheHotThreadUntilTwoBalancesInARowFailed() {
         LoadBalancer balancer = new LoadBalancer(2, TICK);
-        balancer.start(1, 0);
+        balancer.start(1, 0, 0);
         int[][] ready = {{2}, {}};
 
         long[] times = {28 * MS, 56 * MS, 84 * MS};
@@ -169,7 +188,7 @@ class LoadBalancerTest {
     @Test
     void shouldResumeAfterAnIdleSpellAsIfItsIdleBalancesFoundNothing() {
         LoadBalancer balancer = new LoadBalancer(2, TICK);
-        balancer.start(1, MS);
+        balancer.start(1, MS, 0);
         balancer.balance(1, 29 * MS, TWO_AND_ONE, READY_TWO_AND_ONE, LoadBalancerTest::cold);
         assertThat(balancer.failures(1)).isEqualTo(1);
 
