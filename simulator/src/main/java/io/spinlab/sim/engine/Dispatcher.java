@@ -18,9 +18,10 @@ import java.util.List;
  * rules: where a ready thread goes (an idle processor, or a queue), dispatch with its slice,
  * hand-off after a thread leaves, time-slice and priority preemption (the Windows boost, a PAUSE
  * batch cut short for it), and Linux's virtual runtimes: EEVDF's picks, ticks and wake-up
- * preemption (6.6 and later), or CFS's wake-up preemption (before). The
+ * preemption (6.6 and later), or CFS's wake-up preemption (before), and Linux's periodic balancing
+ * between the processors' queues ({@link LoadBalancer}). The
  * {@link Engine} decides when; this class is what happens to the processors then. It reads the
- * engine's clock ({@link Engine#now}) and adds RESUME and READY events to the engine's queue.
+ * engine's clock ({@link Engine#now}) and adds RESUME, READY and BALANCE events to the engine's queue.
  */
 final class Dispatcher {
     private final Engine engine;
@@ -35,8 +36,6 @@ final class Dispatcher {
     private final LoadBalancer balancer;
     /** Per processor: a BALANCE event of it is in the queue. */
     private final boolean[] balanceArmed;
-    /** Threads the periodic balancing moved from one queue to another. */
-    long balanceMoves;
     /**
      * Per processor: a woken thread waits to preempt the running thread (Linux CFS: first in the
      * queue); EEVDF: the kernel will reschedule there at the runner's next scheduling point.
@@ -405,7 +404,6 @@ final class Dispatcher {
     private void migrate(SimThread t, int from, int to) {
         long now = engine.now;
         scheduler.take(from, t.index);
-        balanceMoves++;
         digest.record(now, Engine.DIGEST_MIGRATE, t.index, from, to);
         if (eevdf != null) {
             eevdf.detach(t.index, from, now);
