@@ -360,7 +360,7 @@ final class Dispatcher {
         }
         if (!balanceArmed[p]) {
             balanceArmed[p] = true;
-            queue.add(balancer.nextBalance(p), Event.BALANCE, null, p);
+            queue.add(balancer.nextBalance(p) + LoadBalancer.SOFTIRQ_DELAY_PICOS, Event.BALANCE, null, p);
         }
     }
 
@@ -397,7 +397,7 @@ final class Dispatcher {
         for (int index : pull.threads()) {
             migrate(threads.get(index), pull.from(), p);
         }
-        queue.add(balancer.nextBalance(p), Event.BALANCE, null, p);
+        queue.add(balancer.nextBalance(p) + LoadBalancer.SOFTIRQ_DELAY_PICOS, Event.BALANCE, null, p);
     }
 
     /** Ready thread {@code t} moves from processor {@code from}'s queue to busy processor {@code to}'s. */

@@ -230,7 +230,7 @@ final class Engine {
         this.platformRandom = root.split();
         this.faultRandom = root.split();
         // Split after the others, so that turning noise on leaves their streams as they were.
-        this.noise = new Noise(machine, costs, noise ? root.split() : null);
+        this.noise = new Noise(machine, costs, rules.alignsTicks(), noise ? root.split() : null);
         // The handover points of contended lines: their own stream, split after the noise's so that it stays as it was.
         this.memory = !memoryModel ? null
                 : noise ? new MemoryModel(machine, Noise.handoverLegs(root.split()))

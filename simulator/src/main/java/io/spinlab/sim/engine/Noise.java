@@ -8,11 +8,12 @@ import java.util.function.LongUnaryOperator;
 /**
  * A run's run-to-run noise, drawn from its own stream of the seed (so that turning noise on
  * leaves every other stream as it was): the wake latency within ± {@code wakeJitterPercent}, the
- * PAUSE and clock-read costs within ± {@code costJitterPercent}, and a random phase of each
- * processor's timer, so that processors do not all end their slices in lockstep at multiples of
- * the slice after the run's start, and of Linux's periodic balancing (how long before the run each
- * processor last balanced). With noise off every method returns its input unchanged and
- * draws nothing. With the memory model on, noise also places each contended line's handover
+ * PAUSE and clock-read costs within ± {@code costJitterPercent}, a random phase of the processors'
+ * timer ticks, so that slices do not all end at multiples of the slice after the run's start, and
+ * of Linux's periodic balancing (how long before the run each processor last balanced). Where the
+ * operating system's ticks are aligned (Linux: {@link io.spinlab.sim.os.SchedulingRules#alignsTicks})
+ * the phase is one for the whole machine, else one per processor. With noise off every method
+ * draws nothing (aligned ticks then fall at whole multiples of the slice). With the memory model on, noise also places each contended line's handover
  * anywhere within its transfer ({@link #handoverLegs}), from a stream of its own.
  */
 final class Noise {
@@ -22,18 +23,26 @@ final class Noise {
     private final double wakeJitter;
     private final double costJitter;
     private final long timeSlicePicos;
-    /** Processors whose first slice still takes a random timer phase. */
+    /** Whether every processor's ticks fall on one grid (Linux), else each has its own phase. */
+    private final boolean alignedTicks;
+    /** Processors whose first slice still has to be put on their ticks. */
     private final boolean[] pendingPhase;
+    /** Where the aligned ticks fall, ps after a multiple of the slice; -1 until the first dispatch draws it. */
+    private long tickPhase = -1;
 
-    /** @param random the noise stream, or null for a run without noise */
-    Noise(MachineProfile machine, OsCosts costs, SimRandom random) {
+    /**
+     * @param alignedTicks whether all processors tick at the same instants
+     * @param random the noise stream, or null for a run without noise
+     */
+    Noise(MachineProfile machine, OsCosts costs, boolean alignedTicks, SimRandom random) {
         this.random = random;
         this.wakeLatencyPicos = costs.wakeLatencyPicos();
         this.wakeJitter = machine.wakeJitterPercent() / 100;
         this.costJitter = machine.costJitterPercent() / 100;
         this.timeSlicePicos = costs.timeSlicePicos();
+        this.alignedTicks = alignedTicks;
         this.pendingPhase = new boolean[machine.logicalProcessors()];
-        java.util.Arrays.fill(pendingPhase, random != null);
+        java.util.Arrays.fill(pendingPhase, true);
     }
 
     /**
@@ -62,15 +71,30 @@ final class Noise {
 
     /**
      * When processor {@code p}'s slice that begins at {@code begin} is taken to have started:
-     * {@code begin} itself, except for the first slice on each processor with noise on, which
-     * ends anywhere within one slice.
+     * {@code begin} itself, except for the first slice on each processor. With aligned ticks that
+     * one starts at the machine's last tick at or before {@code begin}; otherwise, with noise on, it
+     * ends anywhere within one slice (a phase of the processor's own).
      */
     long sliceStart(int p, long begin) {
         if (!pendingPhase[p]) {
             return begin;
         }
         pendingPhase[p] = false;
-        return begin - random.nextLong(timeSlicePicos);
+        if (alignedTicks) {
+            return tickAtOrBefore(begin);
+        }
+        return random == null ? begin : begin - random.nextLong(timeSlicePicos);
+    }
+
+    /**
+     * The machine's last aligned tick at or before {@code time}: ticks fall a slice apart at a
+     * phase drawn once per run with noise on (at the first call), at whole slices without noise.
+     */
+    private long tickAtOrBefore(long time) {
+        if (tickPhase < 0) {
+            tickPhase = random == null ? 0 : random.nextLong(timeSlicePicos);
+        }
+        return tickPhase + Math.floorDiv(time - tickPhase, timeSlicePicos) * timeSlicePicos;
     }
 
     /**

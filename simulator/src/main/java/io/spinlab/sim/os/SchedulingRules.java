@@ -26,6 +26,12 @@ import io.spinlab.model.machine.OperatingSystem;
  *   <li><b>Periodic balancing</b>: on Linux a busy processor pulls ready threads from the busiest
  *       queue at intervals of tens of ms ({@link LoadBalancer}); Windows has none (its threads
  *       wait on their ideal processor's queue unless a processor idles).</li>
+ *   <li><b>Ticks</b>: Linux's processors tick together (the kernel's default, {@code skew_tick}
+ *       off: {@code tick_setup_sched_timer} in {@code kernel/time/tick-sched.c} offsets a processor's
+ *       tick only when it is on; on the development host two processors' ticks came a median 9 µs
+ *       apart), so their slices end and they balance at the same instants; with noise on the run
+ *       draws one phase for the machine. Windows' processors each take a phase of their own (not
+ *       measured).</li>
  *   <li><b>Zero sleep</b>: Windows' {@code Sleep(0)} gives the rest of the slice to a thread ready
  *       on any processor; on Linux a zero sleep is {@code sched_yield}, which looks only at the
  *       caller's own queue.</li>
@@ -81,6 +87,12 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
 
     /** Whether busy processors pull ready threads from busier queues at intervals (Linux; see {@link LoadBalancer}). */
     public abstract boolean balancesPeriodically();
+
+    /**
+     * Whether every processor's scheduler ticks fall at the same instants (Linux), so that slices
+     * end and balances run on one grid; otherwise each processor's timer has a phase of its own.
+     */
+    public abstract boolean alignsTicks();
 
     /** An idle core's lowest processor, else {@code preferred} or {@code last} if idle, else the lowest idle one. */
     final int anyIdle(int preferred, int last) {
@@ -140,6 +152,11 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
         public boolean balancesPeriodically() {
             return false;
         }
+
+        @Override
+        public boolean alignsTicks() {
+            return false;
+        }
     }
 
     /**
@@ -189,6 +206,11 @@ public abstract sealed class SchedulingRules permits SchedulingRules.Windows, Sc
 
         @Override
         public boolean balancesPeriodically() {
+            return true;
+        }
+
+        @Override
+        public boolean alignsTicks() {
             return true;
         }
     }

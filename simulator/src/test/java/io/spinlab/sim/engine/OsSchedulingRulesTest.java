@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -302,21 +303,78 @@ class OsSchedulingRulesTest {
     }
 
     /**
-     * Linux's periodic balancing: cpu1, whose thread runs alone, balances every 7 jiffies (28 ms).
-     * At 28 ms its imbalance (half a thread) is less than a whole thread's load, and the balance
-     * fails; at 56 ms the load halved once fits, and it pulls cpu0's ready thread, which takes
-     * cpu1 from the lone thread at once (EEVDF: the lone thread is past its protected slice; CFS:
-     * at the 56 ms tick). Windows has no such balancing: the lone thread keeps its processor.
+     * Two spinners per processor on two processors, 40 ms: where each slice ended, as the offset from
+     * the last multiple of the 4 ms slice of the start of the 1 µs PAUSE batch that ran into it.
+     */
+    private static List<Long> sliceEndOffsets(OperatingSystem os, long seed, boolean noise) {
+        Simulation sim = Simulation.builder(machine(2, os)).seed(seed).noise(noise).build();
+        SimulatedPlatform platform = sim.platform();
+        List<Long> offsets = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            sim.startThread("spinner-" + i, () -> {
+                long last = platform.nowPicos();
+                while (last < 40 * MS) {
+                    platform.pause(10); // 1 µs
+                    long now = platform.nowPicos();
+                    if (now - last > 2 * US) {
+                        synchronized (offsets) {
+                            offsets.add(Math.floorMod(last, 4 * MS));
+                        }
+                    }
+                    last = now;
+                }
+            });
+        }
+        sim.run().requireCompleted();
+        return offsets;
+    }
+
+    private static long spread(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).max().orElseThrow()
+                - values.stream().mapToLong(Long::longValue).min().orElseThrow();
+    }
+
+    /**
+     * Linux's ticks are aligned (skew_tick off): both processors' slices end at the same instants,
+     * at whole slices without noise and at one phase the seed draws for the machine with it.
+     * Windows' processors each take a phase of their own.
      */
     @Test
-    void shouldPullAThreadOntoTheLoneThreadsProcessorAtItsSecondBalanceOnLinuxOnly() {
+    void shouldEndBothProcessorsSlicesAtTheSameTicksOnLinux() {
+        assertThat(sliceEndOffsets(OperatingSystem.LINUX, 1, false)).as("no noise: at whole slices")
+                .hasSizeGreaterThan(10).containsOnly(4 * MS - US);
+        for (long seed : List.of(1L, 2L, 3L)) {
+            List<Long> offsets = sliceEndOffsets(OperatingSystem.LINUX, seed, true);
+            assertThat(offsets).as("seed %d: slices ended on both processors", seed).hasSizeGreaterThan(10);
+            assertThat(spread(offsets)).as("seed %d: one phase for the machine (a PAUSE batch's jitter apart)", seed)
+                    .isLessThanOrEqualTo(2 * US);
+        }
+        assertThat(spread(sliceEndOffsets(OperatingSystem.WINDOWS, 1, true))).as("Windows: each processor its own phase")
+                .isGreaterThan(100 * US);
+    }
+
+    /**
+     * Linux's periodic balancing: cpu1, whose thread runs alone, balances every 7 jiffies (28 ms),
+     * 30 µs after its tick (the softirq), when cpu0's slice that ends at the same aligned tick has
+     * switched. At 28 ms its imbalance (half a thread) is less than a whole thread's load, and the
+     * balance fails. At 56 ms the load halved once fits: under CFS, whose slices run 4 ms from each
+     * dispatch (off the ticks after the first), cpu0's ready thread has waited since 52 ms and moves,
+     * and takes cpu1 at its 60 ms tick; under EEVDF, whose slices end at the ticks, cpu0's ready thread
+     * was switched out at the 56 ms tick 30 µs before (cache-hot), so the balance fails again; at 84 ms,
+     * two failures in a row, the hot thread may move, and it takes cpu1 from the lone thread at the
+     * 92 ms tick (it arrives with the negative lag of a thread that has just run its slice). Windows
+     * has no such balancing: the lone thread keeps its processor.
+     */
+    @Test
+    void shouldPullAThreadOntoTheLoneThreadsProcessorOnLinuxOnly() {
+        Map<OperatingSystem, Long> leaves = Map.of(OperatingSystem.LINUX, 92 * MS, OperatingSystem.LINUX_CFS, 60 * MS);
         for (OperatingSystem os : List.of(OperatingSystem.LINUX, OperatingSystem.LINUX_CFS)) {
             List<long[]> lone = threeSpinnersOnTwoProcessors(os).get(1);
 
             assertThat(lone).as("%s: the lone thread is away at some point", os).isNotEmpty();
-            assertThat(lone.get(0)[0]).as("%s: its last PAUSE batch before it leaves ends in the µs before 56 ms", os)
-                    .isBetween(56 * MS - 2 * US, 56 * MS);
-            assertThat(lone.get(0)[1]).as("%s: away for at least a tick", os).isGreaterThanOrEqualTo(60 * MS);
+            assertThat(lone.get(0)[0]).as("%s: its last PAUSE batch before it leaves ends in the µs before the tick", os)
+                    .isBetween(leaves.get(os) - 2 * US, leaves.get(os));
+            assertThat(lone.get(0)[1]).as("%s: away for at least a tick", os).isGreaterThanOrEqualTo(leaves.get(os) + 4 * MS);
         }
         assertThat(threeSpinnersOnTwoProcessors(OperatingSystem.WINDOWS).get(1))
                 .as("Windows: the lone thread keeps cpu1").isEmpty();

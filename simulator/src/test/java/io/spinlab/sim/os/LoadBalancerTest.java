@@ -57,6 +57,33 @@ class LoadBalancerTest {
                 .hasMessage("ticksAgo = 7; allowed 0 to 6");
     }
 
+    /**
+     * A balance runs in its tick's softirq, 30 µs after the tick, and counts as that tick's: the
+     * next one falls whole jiffies after the tick, and a thread switched out at the tick is cache-hot
+     * in it (it ran 30 µs before, within the 0.5 ms migration cost).
+     */
+    @Test
+    void shouldCountABalanceInItsTicksSoftirqAsTheTicksAndFindTheThreadSwitchedOutThereHot() {
+        LoadBalancer balancer = new LoadBalancer(2, TICK);
+        balancer.start(1, 0, 0);
+        long tick = balancer.nextBalance(1);
+        long softirq = tick + LoadBalancer.SOFTIRQ_DELAY_PICOS;
+        assertThat(LoadBalancer.SOFTIRQ_DELAY_PICOS).isEqualTo(30_000_000L);
+
+        // two balances fail as in the two-and-one case below; the third may move a hot thread
+        balancer.balance(1, softirq, TWO_AND_ONE, READY_TWO_AND_ONE, thread -> tick);
+        assertThat(balancer.nextBalance(1)).as("7 jiffies after the tick, not after the softirq").isEqualTo(tick + 28 * MS);
+        long second = balancer.nextBalance(1) + LoadBalancer.SOFTIRQ_DELAY_PICOS;
+        long secondTick = balancer.nextBalance(1);
+        assertThat(balancer.balance(1, second, TWO_AND_ONE, READY_TWO_AND_ONE, thread -> secondTick).threads())
+                .as("the load fits now, but thread 2 left cpu0 at this tick: hot").isEmpty();
+        assertThat(balancer.failures(1)).isEqualTo(2);
+        long third = balancer.nextBalance(1) + LoadBalancer.SOFTIRQ_DELAY_PICOS;
+        long thirdTick = balancer.nextBalance(1);
+        assertThat(balancer.balance(1, third, TWO_AND_ONE, READY_TWO_AND_ONE, thread -> thirdTick).threads())
+                .as("two failures in a row: a hot thread may move").containsExactly(2);
+    }
+
     @Test
     void shouldCapTheIntervalAtATenthOfASecondPerProcessor() {
         // 1 ms jiffies (HZ 1000), 64 processors: 64 ms × 16 = 1,024 jiffies, less one; cap 6,400
