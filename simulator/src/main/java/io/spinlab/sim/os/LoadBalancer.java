@@ -35,9 +35,11 @@ import java.util.function.IntToLongFunction;
  *       and clears the failure count; one that moved threads clears the count, one that found an
  *       imbalance but moved nothing adds one to it; both set the interval back to its minimum.</li>
  * </ul>
- * So three busy threads on two processors move one of the pair to the lone one's processor every
- * second or third balance: the lone processor changes hands every few tens of ms, as measured on
- * the development host (see {@code simulator/SIMULATOR-RESULTS.md}).
+ * So three busy threads on two processors move one of the pair to the lone one's processor at the
+ * second balance after a move (its load fits once halved) if the pair's processor did not switch at
+ * that tick, else at the third (the thread it switched out there is cache-hot): the lone processor
+ * changes hands every 60 to 120 ms (on the development host every 28 to 338 ms, a median of 84 ms
+ * in one run and of 132 ms in another; see {@code simulator/SIMULATOR-RESULTS.md}).
  * <p>
  * Sources: {@code kernel/sched/fair.c} of Linux 6.12 ({@code sched_balance_domains},
  * {@code get_sd_balance_interval}, {@code sched_balance_rq} and its {@code out_balanced} path,
