@@ -275,20 +275,21 @@ class OsSchedulingRulesTest {
     }
 
     /**
-     * Three busy threads on two processors, noise off (both processors' ticks at 0, 4 ms apart):
-     * threads 0 and 2 share cpu0, thread 1 runs alone on cpu1. Returns, per thread, the spans
-     * (ps) in which it was off its processor for more than a PAUSE batch, up to 100 ms.
+     * Busy threads that PAUSE 1 µs at a time until {@code until}, on two processors: per thread, the
+     * spans (ps) in which it was off its processor for more than a PAUSE batch, each from the start of
+     * the batch that ran into the switch to when it ran again.
      */
-    private static List<List<long[]>> threeSpinnersOnTwoProcessors(OperatingSystem os) {
-        Simulation sim = Simulation.builder(machine(2, os)).seed(1).noise(false).build();
+    private static List<List<long[]>> spinnersAway(OperatingSystem os, int threads, long until, long seed,
+            boolean noise) {
+        Simulation sim = Simulation.builder(machine(2, os)).seed(seed).noise(noise).build();
         SimulatedPlatform platform = sim.platform();
         List<List<long[]>> away = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < threads; i++) {
             List<long[]> spans = new ArrayList<>();
             away.add(spans);
             sim.startThread("spinner-" + i, () -> {
                 long last = platform.nowPicos();
-                while (last < 100 * MS) {
+                while (last < until) {
                     platform.pause(10); // 1 µs
                     long now = platform.nowPicos();
                     if (now - last > 2 * US) {
@@ -303,30 +304,20 @@ class OsSchedulingRulesTest {
     }
 
     /**
+     * Three busy threads on two processors, noise off (both processors' ticks at 0, 4 ms apart):
+     * threads 0 and 2 share cpu0, thread 1 runs alone on cpu1; their spans away, up to 100 ms.
+     */
+    private static List<List<long[]>> threeSpinnersOnTwoProcessors(OperatingSystem os) {
+        return spinnersAway(os, 3, 100 * MS, 1, false);
+    }
+
+    /**
      * Two spinners per processor on two processors, 40 ms: where each slice ended, as the offset from
      * the last multiple of the 4 ms slice of the start of the 1 µs PAUSE batch that ran into it.
      */
     private static List<Long> sliceEndOffsets(OperatingSystem os, long seed, boolean noise) {
-        Simulation sim = Simulation.builder(machine(2, os)).seed(seed).noise(noise).build();
-        SimulatedPlatform platform = sim.platform();
-        List<Long> offsets = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            sim.startThread("spinner-" + i, () -> {
-                long last = platform.nowPicos();
-                while (last < 40 * MS) {
-                    platform.pause(10); // 1 µs
-                    long now = platform.nowPicos();
-                    if (now - last > 2 * US) {
-                        synchronized (offsets) {
-                            offsets.add(Math.floorMod(last, 4 * MS));
-                        }
-                    }
-                    last = now;
-                }
-            });
-        }
-        sim.run().requireCompleted();
-        return offsets;
+        return spinnersAway(os, 4, 40 * MS, seed, noise).stream().flatMap(List::stream)
+                .map(span -> Math.floorMod(span[0], 4 * MS)).toList();
     }
 
     private static long spread(List<Long> values) {
