@@ -31,6 +31,7 @@ final class CalibrationJson {
         ObjectNode checks = node.putObject("checks");
         checks.put("instructionClock", result.bytecode().describe());
         checks.put("contendedLine", result.casLoop().describe());
+        checks.put("contendedRing", result.ringLoop().describe());
         checks.put("yieldBehindBusyThreads", result.yields().describe());
         checks.put("wakingAParkedThread", result.wakes().describe());
         ObjectNode protocol = node.putObject("protocol");

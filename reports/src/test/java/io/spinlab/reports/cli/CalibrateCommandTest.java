@@ -56,10 +56,15 @@ class CalibrateCommandTest {
                             + "most [0-9]+ lost in a row \\(median of [1-5] runs(; [1-9][0-9]* more left out, their threads "
                             + "changed hands fewer than 100 times)?\\)|this host not measured \\(in none of 15 runs did "
                             + "the threads change hands 100 times: they did not run side by side\\)); simulated [0-9.]+ ns, "
-                            + "[0-9.]+, [0-9.]+, [0-9]+ \\(median of 3 seeds\\)");
+                            + "[0-9.]+, [0-9.]+, [0-9]+ \\(median of 3 seeds\\)")
+                    .containsPattern("contended ring: 2 threads offering and taking one item at a time on a queue's "
+                            + "ring, backing off after a lost race: (this host [0-9.]+ ns per offer, [0-9.]+ offers per "
+                            + "change of offerer, [0-9.]+ lost attempts per offer, at most [0-9]+ lost in a row|this host "
+                            + "not measured).*; simulated [0-9.]+ ns, [0-9.]+, [0-9.]+, [0-9]+ \\(median of 3 seeds\\)");
         } else {
             assertThat(out.toString()).doesNotContain("line transfer measured again")
-                    .contains("contended line: not measured (it needs 2 cores)");
+                    .contains("contended line: not measured (it needs 2 cores)")
+                    .contains("contended ring: not measured (it needs 2 cores)");
         }
         assertThat(out.toString()).containsPattern("yield behind busy threads: a busy thread on every processor and "
                 + "one more yielding: this host [0-9.]+ µs per yield on average, [0-9.]+ µs median, [0-9.]+ % away over "
@@ -89,6 +94,7 @@ class CalibrateCommandTest {
         assertThat(json.get("protocol").get("repetitions").asInt()).isEqualTo(4);
         assertThat(json.get("protocol").get("seeds").asInt()).isEqualTo(1);
         assertThat(json.get("checks").get("instructionClock").asText()).isNotEmpty();
+        assertThat(json.get("checks").get("contendedRing").asText()).isNotEmpty();
         com.fasterxml.jackson.databind.JsonNode points = json.get("points");
         assertThat(points).hasSize(3);
         for (com.fasterxml.jackson.databind.JsonNode point : points) {

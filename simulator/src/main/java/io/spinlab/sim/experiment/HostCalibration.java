@@ -306,7 +306,8 @@ public final class HostCalibration {
         MachineProfile measured = hostProfile(ns, costs);
         BytecodeCost bytecode = BytecodeCost.measure(measured);
         MachineProfile host = withBytecodeCost(measured, bytecode);
-        ContendedCasCheck casLoop = ContendedCasCheck.measure(host);
+        ContendedCasCheck casLoop = ContendedCasCheck.measure(host, ContendedCasCheck.Loop.WORD);
+        ContendedCasCheck ringLoop = ContendedCasCheck.measure(host, ContendedCasCheck.Loop.RING);
         YieldCheck yields = YieldCheck.measure(host);
         WakeCheck wakes = WakeCheck.measure(host);
         List<CalibrationPoint> points = new ArrayList<>();
@@ -349,8 +350,8 @@ public final class HostCalibration {
         } finally {
             pool.shutdownNow();
         }
-        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop, yields,
-                wakes);
+        return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop, ringLoop,
+                yields, wakes);
     }
 
     /**

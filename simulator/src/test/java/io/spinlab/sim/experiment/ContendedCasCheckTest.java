@@ -1,6 +1,7 @@
 package io.spinlab.sim.experiment;
 
 import io.spinlab.sim.experiment.ContendedCasCheck.Figures;
+import io.spinlab.sim.experiment.ContendedCasCheck.Loop;
 import io.spinlab.sim.workload.ContendedCasLoop;
 import io.spinlab.sim.workload.WorkloadResult;
 import org.junit.jupiter.api.Test;
@@ -54,7 +55,7 @@ class ContendedCasCheckTest {
                 run(6_500_000, 99, 10), run(15_000_000, 70_000, 60_000), run(25_000_000, 100, 50));
         List<WorkloadResult> simulated = List.of(run(26_000_000, 95_000, 47_000));
 
-        ContendedCasCheck check = ContendedCasCheck.of(hardware, simulated);
+        ContendedCasCheck check = ContendedCasCheck.of(Loop.WORD, hardware, simulated);
 
         assertThat(check.hardwareRuns()).isEqualTo(3);
         assertThat(check.uncontendedRuns()).isEqualTo(2);
@@ -66,7 +67,7 @@ class ContendedCasCheckTest {
 
     @Test
     void shouldSaySoWhenNoRealRunContended() {
-        ContendedCasCheck check = ContendedCasCheck.of(List.of(run(6_300_000, 2, 0), run(6_400_000, 3, 1)),
+        ContendedCasCheck check = ContendedCasCheck.of(Loop.WORD, List.of(run(6_300_000, 2, 0), run(6_400_000, 3, 1)),
                 List.of(run(26_000_000, 95_000, 47_000)));
 
         assertThat(check.measured()).isFalse();
@@ -78,14 +79,26 @@ class ContendedCasCheckTest {
 
     @Test
     void shouldDescribeBothSidesOrWhyItDidNotRun() {
-        ContendedCasCheck check = new ContendedCasCheck(new Figures(17.46, 14.12, 0.0704, 3),
+        ContendedCasCheck check = new ContendedCasCheck(Loop.WORD, new Figures(17.46, 14.12, 0.0704, 3),
                 new Figures(26.9, 10.5, 0.048, 1));
 
         assertThat(check.measured()).isTrue();
         assertThat(check.describe()).isEqualTo("2 threads in a read-then-CAS loop on one word: this host 17.5 ns per "
                 + "success, 14.1 successes per change of writer, 0.070 failed CASes per success, at most 3 lost in a "
                 + "row (median of 5 runs); simulated 26.9 ns, 10.5, 0.048, 1 (median of 3 seeds)");
-        assertThat(ContendedCasCheck.unmeasured().measured()).isFalse();
-        assertThat(ContendedCasCheck.unmeasured().describe()).isEqualTo("not measured (it needs 2 cores)");
+        assertThat(ContendedCasCheck.unmeasured(Loop.WORD).measured()).isFalse();
+        assertThat(ContendedCasCheck.unmeasured(Loop.RING).describe()).isEqualTo("not measured (it needs 2 cores)");
+    }
+
+    /** The ring's figures in its own words: offers, changes of offerer, lost attempts. */
+    @Test
+    void shouldDescribeTheRingLoopInItsOwnUnits() {
+        ContendedCasCheck check = new ContendedCasCheck(Loop.RING, new Figures(167.8, 3.7, 0.177, 113),
+                new Figures(70.9, 90.1, 0.046, 82));
+
+        assertThat(check.describe()).isEqualTo("2 threads offering and taking one item at a time on a queue's ring, "
+                + "backing off after a lost race: this host 167.8 ns per offer, 3.7 offers per change of offerer, "
+                + "0.177 lost attempts per offer, at most 113 lost in a row (median of 5 runs); simulated 70.9 ns, "
+                + "90.1, 0.046, 82 (median of 3 seeds)");
     }
 }
