@@ -32,6 +32,7 @@ final class CalibrationJson {
         checks.put("instructionClock", result.bytecode().describe());
         checks.put("contendedLine", result.casLoop().describe());
         checks.put("contendedRing", result.ringLoop().describe());
+        checks.put("lineHandover", result.handovers().describe());
         checks.put("yieldBehindBusyThreads", result.yields().describe());
         checks.put("wakingAParkedThread", result.wakes().describe());
         ObjectNode protocol = node.putObject("protocol");

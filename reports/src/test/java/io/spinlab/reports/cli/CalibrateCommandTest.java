@@ -60,11 +60,16 @@ class CalibrateCommandTest {
                     .containsPattern("contended ring: 2 threads offering and taking one item at a time on a queue's "
                             + "ring, backing off after a lost race: (this host [0-9.]+ ns per offer, [0-9.]+ offers per "
                             + "change of offerer, [0-9.]+ lost attempts per offer, at most [0-9]+ lost in a row|this host "
-                            + "not measured).*; simulated [0-9.]+ ns, [0-9.]+, [0-9.]+, [0-9]+ \\(median of 3 seeds\\)");
+                            + "not measured).*; simulated [0-9.]+ ns, [0-9.]+, [0-9.]+, [0-9]+ \\(median of 3 seeds\\)")
+                    .containsPattern("line hand-over: 2 threads handing a counter back and forth, ns per hand-over: "
+                            + "waiting by reads with a PAUSE between them, this host [0-9.]+, simulated [0-9.]+ "
+                            + "\\([0-9.]+× the profile's line transfer of [0-9.]+\\); waiting by CAS retries, this host "
+                            + "[0-9.]+, simulated [0-9.]+ \\(median of 5 runs, of 3 seeds\\)");
         } else {
             assertThat(out.toString()).doesNotContain("line transfer measured again")
                     .contains("contended line: not measured (it needs 2 cores)")
-                    .contains("contended ring: not measured (it needs 2 cores)");
+                    .contains("contended ring: not measured (it needs 2 cores)")
+                    .contains("line hand-over: not measured (it needs 2 cores)");
         }
         assertThat(out.toString()).containsPattern("yield behind busy threads: a busy thread on every processor and "
                 + "one more yielding: this host [0-9.]+ µs per yield on average, [0-9.]+ µs median, [0-9.]+ % away over "
@@ -95,6 +100,7 @@ class CalibrateCommandTest {
         assertThat(json.get("protocol").get("seeds").asInt()).isEqualTo(1);
         assertThat(json.get("checks").get("instructionClock").asText()).isNotEmpty();
         assertThat(json.get("checks").get("contendedRing").asText()).isNotEmpty();
+        assertThat(json.get("checks").get("lineHandover").asText()).isNotEmpty();
         com.fasterxml.jackson.databind.JsonNode points = json.get("points");
         assertThat(points).hasSize(3);
         for (com.fasterxml.jackson.databind.JsonNode point : points) {

@@ -24,14 +24,16 @@ import java.util.Objects;
  * @param casLoop    a contended read-then-CAS loop on real threads and simulated ({@link ContendedCasCheck})
  * @param ringLoop   offers and takes on a contended queue ring on real threads and simulated (the same check's
  *                   {@link ContendedCasCheck.Loop#RING} loop)
+ * @param handovers  a line handed back and forth between two threads, waiting by reads and by CAS, on real threads
+ *                   and simulated ({@link HandoverCheck})
  * @param yields     yields behind busy threads on real threads and simulated ({@link YieldCheck})
  * @param wakes      a parked thread woken at once and once asleep, on real threads and simulated
  *                   ({@link WakeCheck})
  */
 public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points,
                                 HostCosts costs, BytecodeCost bytecode, double lineTransferAfterNs,
-                                ContendedCasCheck casLoop, ContendedCasCheck ringLoop, YieldCheck yields,
-                                WakeCheck wakes) {
+                                ContendedCasCheck casLoop, ContendedCasCheck ringLoop, HandoverCheck handovers,
+                                YieldCheck yields, WakeCheck wakes) {
 
     /** Ratio of the two line-transfer measurements beyond which {@link #lineTransferMoved()} says they differ. */
     public static final double LINE_TRANSFER_TOLERANCE = 2.0;
@@ -42,17 +44,19 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
         Objects.requireNonNull(bytecode, "bytecode");
         Objects.requireNonNull(casLoop, "casLoop");
         Objects.requireNonNull(ringLoop, "ringLoop");
+        Objects.requireNonNull(handovers, "handovers");
         Objects.requireNonNull(yields, "yields");
         Objects.requireNonNull(wakes, "wakes");
         points = List.copyOf(points);
     }
 
-    /** A result without the contended loops' checks, the yield check and the wake check. */
+    /** A result without the contended loops' checks, the hand-over check, the yield check and the wake check. */
     public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs,
             BytecodeCost bytecode, double lineTransferAfterNs) {
         this(host, nsPerPause, points, costs, bytecode, lineTransferAfterNs,
                 ContendedCasCheck.unmeasured(ContendedCasCheck.Loop.WORD),
-                ContendedCasCheck.unmeasured(ContendedCasCheck.Loop.RING), YieldCheck.unmeasured(), WakeCheck.unmeasured());
+                ContendedCasCheck.unmeasured(ContendedCasCheck.Loop.RING), HandoverCheck.unmeasured(), YieldCheck.unmeasured(),
+                WakeCheck.unmeasured());
     }
 
     /** A result without a bytecode measurement and without the second line-transfer measurement. */

@@ -308,6 +308,7 @@ public final class HostCalibration {
         MachineProfile host = withBytecodeCost(measured, bytecode);
         ContendedCasCheck casLoop = ContendedCasCheck.measure(host, ContendedCasCheck.Loop.WORD);
         ContendedCasCheck ringLoop = ContendedCasCheck.measure(host, ContendedCasCheck.Loop.RING);
+        HandoverCheck handovers = HandoverCheck.measure(host);
         YieldCheck yields = YieldCheck.measure(host);
         WakeCheck wakes = WakeCheck.measure(host);
         List<CalibrationPoint> points = new ArrayList<>();
@@ -351,7 +352,7 @@ public final class HostCalibration {
             pool.shutdownNow();
         }
         return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop, ringLoop,
-                yields, wakes);
+                handovers, yields, wakes);
     }
 
     /**

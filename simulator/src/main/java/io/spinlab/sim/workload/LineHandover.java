@@ -1,0 +1,110 @@
+package io.spinlab.sim.workload;
+
+import io.spinlab.impl.event.ManualResetEvent;
+import io.spinlab.impl.spin.SpinContext;
+import io.spinlab.model.platform.Platform;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Two threads hand one counter back and forth N times, each waiting for its turn by the counter's
+ * parity, so that every hand-over moves the counter's cache line to the other core: the ping-pong of
+ * core-to-core latency tools. Two ways to wait: by reading the counter with a PAUSE between reads and
+ * then storing the next value (a spinning reader, as {@code calibrate}'s line-transfer figure is measured
+ * and as most of the primitives wait on a flag), or by CASing from the expected value to the next, again
+ * at once until it succeeds (as the core-to-core-latency tool the presets' transfers come from).
+ * Score: hand-overs per ms, from the first thread's start to the last one's end.
+ *
+ * <p>{@code calibrate}'s hand-over check ({@code HandoverCheck}): the same loop on real threads and in
+ * the simulator of the host's profile. Not one of the named workloads: it has no tuning to compare.
+ */
+public final class LineHandover implements Workload {
+
+    private static final long JOIN_TIMEOUT_SECONDS = 600;
+
+    private final int handovers;
+    private final boolean casWait;
+
+    /**
+     * @param handovers hand-overs in all, 2 or more
+     * @param casWait   true: wait by CAS retries; false: by reads with a PAUSE between them, then a store
+     */
+    public LineHandover(int handovers, boolean casWait) {
+        if (handovers < 2) {
+            throw new IllegalArgumentException("handovers = " + handovers + "; allowed 2 or more");
+        }
+        this.handovers = handovers;
+        this.casWait = casWait;
+    }
+
+    @Override
+    public String name() {
+        return "line-handover";
+    }
+
+    @Override
+    public String parameters() {
+        return "handovers=" + handovers + ",wait=" + (casWait ? "cas" : "read");
+    }
+
+    @Override
+    public WorkloadResult run(SpinContext context) throws InterruptedException {
+        Platform platform = context.platform();
+        Counter counter = new Counter();
+        long[] begin = new long[2];
+        long[] end = new long[2];
+        ManualResetEvent start = new ManualResetEvent(context);
+        WorkerGroup group = new WorkerGroup(context, 2);
+        for (int t = 0; t < 2; t++) {
+            int index = t;
+            group.start("handover-" + t, () -> {
+                start.await();
+                begin[index] = platform.nanoTime();
+                for (long next = index; next < handovers; next += 2) {
+                    if (casWait) {
+                        while (!Counter.VALUE.compareAndSet(counter, next, next + 1)) {
+                            // retry at once, as the core-to-core-latency tool does
+                        }
+                    } else {
+                        while (counter.value != next) {
+                            platform.pause(1);
+                        }
+                        counter.value = next + 1;
+                    }
+                }
+                end[index] = platform.nanoTime();
+            });
+        }
+        start.set();
+        group.join(JOIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (counter.value != handovers) {
+            throw new IllegalStateException("counter = " + counter.value + ", expected " + handovers);
+        }
+        long elapsed = Math.max(end[0], end[1]) - Math.min(begin[0], begin[1]);
+        return new WorkloadResult(name(), parameters(), platform.toString(), handovers, elapsed, Map.of());
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    /** The counter the threads hand back and forth. */
+    static final class Counter {
+        volatile long value;
+
+        // VarHandle mechanics
+        static final VarHandle VALUE;
+
+        static {
+            try {
+                VALUE = MethodHandles.lookup().findVarHandle(Counter.class, "value", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+}
