@@ -1,13 +1,9 @@
 package io.spinlab.sim.workload;
 
-import io.spinlab.impl.event.ManualResetEvent;
 import io.spinlab.impl.spin.SpinContext;
-import io.spinlab.model.platform.Platform;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * N threads each make S successful read-then-CAS increments of one shared word, the loop at the
@@ -34,8 +30,6 @@ public final class ContendedCasLoop implements Workload {
     public static final String LONGEST_LOSING_RUN = "longestLosingRun";
     /** Most threads: the writer's index lives in the word's low bits. */
     public static final int MAX_THREADS = 64;
-
-    private static final long JOIN_TIMEOUT_SECONDS = 600;
 
     private final int threads;
     private final int successesPerThread;
@@ -65,64 +59,32 @@ public final class ContendedCasLoop implements Workload {
 
     @Override
     public WorkloadResult run(SpinContext context) throws InterruptedException {
-        Platform platform = context.platform();
         Word word = new Word();
-        long[] begin = new long[threads];
-        long[] end = new long[threads];
-        long[] failures = new long[threads];
-        long[] ownerChanges = new long[threads];
-        long[] longestLosingRuns = new long[threads];
-        ManualResetEvent start = new ManualResetEvent(context);
-        WorkerGroup group = new WorkerGroup(context, threads);
-        for (int t = 0; t < threads; t++) {
-            int index = t;
-            group.start("cas-" + t, () -> {
-                start.await();
-                begin[index] = platform.nanoTime();
-                long failed = 0;
-                long changes = 0;
-                long losing = 0;
-                long longestLosing = 0;
-                for (int done = 0; done < successesPerThread; ) {
-                    long seen = word.value;
-                    if (seen != 0 && seen % MAX_THREADS != index) {
-                        changes++;
-                    }
-                    if (Word.VALUE.compareAndSet(word, seen, (seen / MAX_THREADS + 1) * MAX_THREADS + index)) {
-                        done++;
-                        losing = 0;
-                    } else {
-                        failed++;
-                        longestLosing = Math.max(longestLosing, ++losing);
-                    }
-                }
-                end[index] = platform.nanoTime();
-                failures[index] = failed;
-                ownerChanges[index] = changes;
-                longestLosingRuns[index] = longestLosing;
-            });
-        }
-        start.set();
-        group.join(JOIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         long successes = (long) threads * successesPerThread;
-        if (word.value / MAX_THREADS != successes) {
-            throw new IllegalStateException("count = " + word.value / MAX_THREADS + ", expected " + successes);
-        }
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        long failed = 0;
-        long changes = 0;
-        long longestLosing = 0;
-        for (int t = 0; t < threads; t++) {
-            first = Math.min(first, begin[t]);
-            last = Math.max(last, end[t]);
-            failed += failures[t];
-            changes += ownerChanges[t];
-            longestLosing = Math.max(longestLosing, longestLosingRuns[t]);
-        }
-        return new WorkloadResult(name(), parameters(), platform.toString(), successes, last - first,
-                Map.of(FAILURES, (double) failed, OWNER_CHANGES, (double) changes, LONGEST_LOSING_RUN,
-                        (double) longestLosing));
+        return ContendedThreads.run(context, this, "cas", threads, successes, index -> {
+            long failed = 0;
+            long changes = 0;
+            long losing = 0;
+            long longestLosing = 0;
+            for (int done = 0; done < successesPerThread; ) {
+                long seen = word.value;
+                if (seen != 0 && seen % MAX_THREADS != index) {
+                    changes++;
+                }
+                if (Word.VALUE.compareAndSet(word, seen, (seen / MAX_THREADS + 1) * MAX_THREADS + index)) {
+                    done++;
+                    losing = 0;
+                } else {
+                    failed++;
+                    longestLosing = Math.max(longestLosing, ++losing);
+                }
+            }
+            return new ContendedThreads.Counts(failed, changes, longestLosing);
+        }, () -> {
+            if (word.value / MAX_THREADS != successes) {
+                throw new IllegalStateException("count = " + word.value / MAX_THREADS + ", expected " + successes);
+            }
+        });
     }
 
     @Override

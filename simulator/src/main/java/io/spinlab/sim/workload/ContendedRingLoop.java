@@ -1,13 +1,10 @@
 package io.spinlab.sim.workload;
 
-import io.spinlab.impl.event.ManualResetEvent;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.platform.Platform;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * N threads each offer and then take one item S times on one ring, the way a ConcurrentQueue segment's
@@ -36,8 +33,6 @@ public final class ContendedRingLoop implements Workload {
     static final int SLOTS = 64;
     /** The most PAUSEs of one back-off (reached after six losses in a row). */
     public static final int MAX_BACKOFF = 32;
-
-    private static final long JOIN_TIMEOUT_SECONDS = 600;
 
     private final int threads;
     private final int offersPerThread;
@@ -69,79 +64,52 @@ public final class ContendedRingLoop implements Workload {
     public WorkloadResult run(SpinContext context) throws InterruptedException {
         Platform platform = context.platform();
         Ring ring = new Ring();
-        long[] begin = new long[threads];
-        long[] end = new long[threads];
-        long[] failures = new long[threads];
-        long[] ownerChanges = new long[threads];
-        long[] longestLosingRuns = new long[threads];
-        ManualResetEvent start = new ManualResetEvent(context);
-        WorkerGroup group = new WorkerGroup(context, threads);
-        for (int t = 0; t < threads; t++) {
-            int index = t;
-            group.start("ring-" + t, () -> {
-                start.await();
-                begin[index] = platform.nanoTime();
-                long failed = 0;
-                long changes = 0;
-                long losing = 0;
-                long longestLosing = 0;
-                for (int done = 0; done < offersPerThread; ) {
-                    long seen = ring.tail;
-                    long position = seen / MAX_THREADS;
-                    int slot = (int) (position % SLOTS);
-                    if ((long) Ring.SEQUENCE.getAcquire(ring.sequence, slot) == position
-                            && Ring.TAIL.compareAndSet(ring, seen, (position + 1) * MAX_THREADS + index)) {
-                        Ring.SEQUENCE.setRelease(ring.sequence, slot, position + 1);
-                        if (seen != 0 && seen % MAX_THREADS != index) {
-                            changes++;
-                        }
-                        done++;
-                        losing = 0;
-                        // take one item: the head's slot, once its producer has released it
-                        for (long lost = 0; ; ) {
-                            long h = ring.head;
-                            int hs = (int) (h % SLOTS);
-                            if ((long) Ring.SEQUENCE.getAcquire(ring.sequence, hs) == h + 1
-                                    && Ring.HEAD.compareAndSet(ring, h, h + 1)) {
-                                Ring.SEQUENCE.setRelease(ring.sequence, hs, h + SLOTS);
-                                break;
-                            }
-                            platform.pause(backoff(lost++));
-                        }
-                    } else {
-                        failed++;
-                        longestLosing = Math.max(longestLosing, ++losing);
-                        platform.pause(backoff(losing - 1));
-                    }
-                }
-                end[index] = platform.nanoTime();
-                failures[index] = failed;
-                ownerChanges[index] = changes;
-                longestLosingRuns[index] = longestLosing;
-            });
-        }
-        start.set();
-        group.join(JOIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         long offers = (long) threads * offersPerThread;
-        if (ring.tail / MAX_THREADS != offers || ring.head != offers) {
-            throw new IllegalStateException("tail = " + ring.tail / MAX_THREADS + ", head = " + ring.head
-                    + ", expected both " + offers);
+        return ContendedThreads.run(context, this, "ring", threads, offers, index -> {
+            long failed = 0;
+            long changes = 0;
+            long losing = 0;
+            long longestLosing = 0;
+            for (int done = 0; done < offersPerThread; ) {
+                long seen = ring.tail;
+                long position = seen / MAX_THREADS;
+                int slot = (int) (position % SLOTS);
+                if ((long) Ring.SEQUENCE.getAcquire(ring.sequence, slot) == position
+                        && Ring.TAIL.compareAndSet(ring, seen, (position + 1) * MAX_THREADS + index)) {
+                    Ring.SEQUENCE.setRelease(ring.sequence, slot, position + 1);
+                    if (seen != 0 && seen % MAX_THREADS != index) {
+                        changes++;
+                    }
+                    done++;
+                    losing = 0;
+                    take(ring, platform);
+                } else {
+                    failed++;
+                    longestLosing = Math.max(longestLosing, ++losing);
+                    platform.pause(backoff(losing - 1));
+                }
+            }
+            return new ContendedThreads.Counts(failed, changes, longestLosing);
+        }, () -> {
+            if (ring.tail / MAX_THREADS != offers || ring.head != offers) {
+                throw new IllegalStateException("tail = " + ring.tail / MAX_THREADS + ", head = " + ring.head
+                        + ", expected both " + offers);
+            }
+        });
+    }
+
+    /** Takes one item: the head's slot, once its producer has released it, backing off as an offer does. */
+    private static void take(Ring ring, Platform platform) {
+        for (long lost = 0; ; lost++) {
+            long head = ring.head;
+            int slot = (int) (head % SLOTS);
+            if ((long) Ring.SEQUENCE.getAcquire(ring.sequence, slot) == head + 1
+                    && Ring.HEAD.compareAndSet(ring, head, head + 1)) {
+                Ring.SEQUENCE.setRelease(ring.sequence, slot, head + SLOTS);
+                return;
+            }
+            platform.pause(backoff(lost));
         }
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        long failed = 0;
-        long changes = 0;
-        long longestLosing = 0;
-        for (int t = 0; t < threads; t++) {
-            first = Math.min(first, begin[t]);
-            last = Math.max(last, end[t]);
-            failed += failures[t];
-            changes += ownerChanges[t];
-            longestLosing = Math.max(longestLosing, longestLosingRuns[t]);
-        }
-        return new WorkloadResult(name(), parameters(), platform.toString(), offers, last - first,
-                Map.of(ContendedCasLoop.FAILURES, (double) failed, ContendedCasLoop.OWNER_CHANGES, (double) changes,
-                        ContendedCasLoop.LONGEST_LOSING_RUN, (double) longestLosing));
     }
 
     /** PAUSEs after {@code lostBefore} losses in a row before this one: 1, 2, 4, … up to {@value #MAX_BACKOFF}. */

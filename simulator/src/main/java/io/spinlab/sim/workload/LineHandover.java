@@ -1,13 +1,10 @@
 package io.spinlab.sim.workload;
 
-import io.spinlab.impl.event.ManualResetEvent;
 import io.spinlab.impl.spin.SpinContext;
 import io.spinlab.model.platform.Platform;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Two threads hand one counter back and forth N times, each waiting for its turn by the counter's
@@ -22,8 +19,6 @@ import java.util.concurrent.TimeUnit;
  * the simulator of the host's profile. Not one of the named workloads: it has no tuning to compare.
  */
 public final class LineHandover implements Workload {
-
-    private static final long JOIN_TIMEOUT_SECONDS = 600;
 
     private final int handovers;
     private final boolean casWait;
@@ -54,37 +49,25 @@ public final class LineHandover implements Workload {
     public WorkloadResult run(SpinContext context) throws InterruptedException {
         Platform platform = context.platform();
         Counter counter = new Counter();
-        long[] begin = new long[2];
-        long[] end = new long[2];
-        ManualResetEvent start = new ManualResetEvent(context);
-        WorkerGroup group = new WorkerGroup(context, 2);
-        for (int t = 0; t < 2; t++) {
-            int index = t;
-            group.start("handover-" + t, () -> {
-                start.await();
-                begin[index] = platform.nanoTime();
-                for (long next = index; next < handovers; next += 2) {
-                    if (casWait) {
-                        while (!Counter.VALUE.compareAndSet(counter, next, next + 1)) {
-                            // retry at once, as the core-to-core-latency tool does
-                        }
-                    } else {
-                        while (counter.value != next) {
-                            platform.pause(1);
-                        }
-                        counter.value = next + 1;
+        return ContendedThreads.run(context, this, "handover", 2, handovers, index -> {
+            for (long next = index; next < handovers; next += 2) {
+                if (casWait) {
+                    while (!Counter.VALUE.compareAndSet(counter, next, next + 1)) {
+                        // retry at once, as the core-to-core-latency tool does
                     }
+                } else {
+                    while (counter.value != next) {
+                        platform.pause(1);
+                    }
+                    counter.value = next + 1;
                 }
-                end[index] = platform.nanoTime();
-            });
-        }
-        start.set();
-        group.join(JOIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        if (counter.value != handovers) {
-            throw new IllegalStateException("counter = " + counter.value + ", expected " + handovers);
-        }
-        long elapsed = Math.max(end[0], end[1]) - Math.min(begin[0], begin[1]);
-        return new WorkloadResult(name(), parameters(), platform.toString(), handovers, elapsed, Map.of());
+            }
+            return ContendedThreads.Counts.NONE;
+        }, () -> {
+            if (counter.value != handovers) {
+                throw new IllegalStateException("counter = " + counter.value + ", expected " + handovers);
+            }
+        });
     }
 
     @Override
