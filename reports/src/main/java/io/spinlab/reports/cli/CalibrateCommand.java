@@ -108,6 +108,7 @@ final class CalibrateCommand implements Callable<Integer> {
         text.println("contended line: " + result.casLoop().describe());
         text.println("contended ring: " + result.ringLoop().describe());
         text.println("line hand-over: " + result.handovers().describe());
+        text.println("polling reader: " + result.pollingReader().describe());
         text.println("yield behind busy threads: " + result.yields().describe());
         text.println("waking a parked thread: " + result.wakes().describe());
         text.printf(Locale.ROOT, "each score: the median of %d real-thread runs (after %.1f s of unmeasured runs of "

@@ -33,6 +33,7 @@ final class CalibrationJson {
         checks.put("contendedLine", result.casLoop().describe());
         checks.put("contendedRing", result.ringLoop().describe());
         checks.put("lineHandover", result.handovers().describe());
+        checks.put("pollingReader", result.pollingReader().describe());
         checks.put("yieldBehindBusyThreads", result.yields().describe());
         checks.put("wakingAParkedThread", result.wakes().describe());
         ObjectNode protocol = node.putObject("protocol");

@@ -64,12 +64,17 @@ class CalibrateCommandTest {
                     .containsPattern("line hand-over: 2 threads handing a counter back and forth, ns per hand-over: "
                             + "waiting by reads with a PAUSE between them, this host [0-9.]+, simulated [0-9.]+ "
                             + "\\([0-9.]+× the profile's line transfer of [0-9.]+\\); waiting by CAS retries, this host "
-                            + "[0-9.]+, simulated [0-9.]+ \\(median of 5 runs, of 3 seeds\\)");
+                            + "[0-9.]+, simulated [0-9.]+ \\(median of 5 runs, of 3 seeds\\)")
+                    .containsPattern("polling reader: a thread offering and taking alone on a queue's ring, then beside a "
+                            + "thread polling the ring's tail and slot with a PAUSE between rounds: this host [0-9.]+ ns "
+                            + "per offer and take alone, [0-9.]+ beside the poller, the poller [0-9.]+ ns a round; "
+                            + "simulated [0-9.]+, [0-9.]+, [0-9.]+ \\(median of 5 runs, of 3 seeds\\)");
         } else {
             assertThat(out.toString()).doesNotContain("line transfer measured again")
                     .contains("contended line: not measured (it needs 2 cores)")
                     .contains("contended ring: not measured (it needs 2 cores)")
-                    .contains("line hand-over: not measured (it needs 2 cores)");
+                    .contains("line hand-over: not measured (it needs 2 cores)")
+                    .contains("polling reader: not measured (it needs 2 cores)");
         }
         assertThat(out.toString()).containsPattern("yield behind busy threads: a busy thread on every processor and "
                 + "one more yielding: this host [0-9.]+ µs per yield on average, [0-9.]+ µs median, [0-9.]+ % away over "
@@ -101,6 +106,7 @@ class CalibrateCommandTest {
         assertThat(json.get("checks").get("instructionClock").asText()).isNotEmpty();
         assertThat(json.get("checks").get("contendedRing").asText()).isNotEmpty();
         assertThat(json.get("checks").get("lineHandover").asText()).isNotEmpty();
+        assertThat(json.get("checks").get("pollingReader").asText()).isNotEmpty();
         com.fasterxml.jackson.databind.JsonNode points = json.get("points");
         assertThat(points).hasSize(3);
         for (com.fasterxml.jackson.databind.JsonNode point : points) {

@@ -26,6 +26,8 @@ import java.util.Objects;
  *                   {@link ContendedCasCheck.Loop#RING} loop)
  * @param handovers  a line handed back and forth between two threads, waiting by reads and by CAS, on real threads
  *                   and simulated ({@link HandoverCheck})
+ * @param pollingReader a writer alone and beside a poller of its lines, on real threads and simulated
+ *                   ({@link PollingReaderCheck})
  * @param yields     yields behind busy threads on real threads and simulated ({@link YieldCheck})
  * @param wakes      a parked thread woken at once and once asleep, on real threads and simulated
  *                   ({@link WakeCheck})
@@ -33,7 +35,7 @@ import java.util.Objects;
 public record CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points,
                                 HostCosts costs, BytecodeCost bytecode, double lineTransferAfterNs,
                                 ContendedCasCheck casLoop, ContendedCasCheck ringLoop, HandoverCheck handovers,
-                                YieldCheck yields, WakeCheck wakes) {
+                                PollingReaderCheck pollingReader, YieldCheck yields, WakeCheck wakes) {
 
     /** Ratio of the two line-transfer measurements beyond which {@link #lineTransferMoved()} says they differ. */
     public static final double LINE_TRANSFER_TOLERANCE = 2.0;
@@ -45,18 +47,19 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
         Objects.requireNonNull(casLoop, "casLoop");
         Objects.requireNonNull(ringLoop, "ringLoop");
         Objects.requireNonNull(handovers, "handovers");
+        Objects.requireNonNull(pollingReader, "pollingReader");
         Objects.requireNonNull(yields, "yields");
         Objects.requireNonNull(wakes, "wakes");
         points = List.copyOf(points);
     }
 
-    /** A result without the contended loops' checks, the hand-over check, the yield check and the wake check. */
+    /** A result without the contended loops' checks, the hand-over and polling-reader checks, the yield check and the wake check. */
     public CalibrationResult(MachineProfile host, double nsPerPause, List<CalibrationPoint> points, HostCosts costs,
             BytecodeCost bytecode, double lineTransferAfterNs) {
         this(host, nsPerPause, points, costs, bytecode, lineTransferAfterNs,
                 ContendedCasCheck.unmeasured(ContendedCasCheck.Loop.WORD),
-                ContendedCasCheck.unmeasured(ContendedCasCheck.Loop.RING), HandoverCheck.unmeasured(), YieldCheck.unmeasured(),
-                WakeCheck.unmeasured());
+                ContendedCasCheck.unmeasured(ContendedCasCheck.Loop.RING), HandoverCheck.unmeasured(),
+                PollingReaderCheck.unmeasured(), YieldCheck.unmeasured(), WakeCheck.unmeasured());
     }
 
     /** A result without a bytecode measurement and without the second line-transfer measurement. */

@@ -309,6 +309,7 @@ public final class HostCalibration {
         ContendedCasCheck casLoop = ContendedCasCheck.measure(host, ContendedCasCheck.Loop.WORD);
         ContendedCasCheck ringLoop = ContendedCasCheck.measure(host, ContendedCasCheck.Loop.RING);
         HandoverCheck handovers = HandoverCheck.measure(host);
+        PollingReaderCheck pollingReader = PollingReaderCheck.measure(host);
         YieldCheck yields = YieldCheck.measure(host);
         WakeCheck wakes = WakeCheck.measure(host);
         List<CalibrationPoint> points = new ArrayList<>();
@@ -352,7 +353,7 @@ public final class HostCalibration {
             pool.shutdownNow();
         }
         return new CalibrationResult(host, ns, points, costs, bytecode, HostCosts.lineTransfer(), casLoop, ringLoop,
-                handovers, yields, wakes);
+                handovers, pollingReader, yields, wakes);
     }
 
     /**
