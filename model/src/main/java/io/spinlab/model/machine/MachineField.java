@@ -97,7 +97,13 @@ public enum MachineField {
      * Cost of moving a cache line from a core on another socket, ns ({@code cacheLineTransferNs}
      * is the cost within one socket); only parts with more than one socket use it.
      */
-    CROSS_SOCKET_TRANSFER_NS("crossSocketTransferNs", Kind.NUMBER, 0, Limits.MAX_COST_NS);
+    CROSS_SOCKET_TRANSFER_NS("crossSocketTransferNs", Kind.NUMBER, 0, Limits.MAX_COST_NS),
+    /**
+     * Cost of a store or read-modify-write by a core that holds a shared copy of the line, ns: the
+     * other copies are invalidated and no data moves (an upgrade; a core without a copy pays
+     * {@code cacheLineTransferNs}); between sockets it scales as crossSocketTransferNs does.
+     */
+    INVALIDATION_NS("invalidationNs", Kind.NUMBER, 0, Limits.MAX_COST_NS);
 
     /*
      * Implementation notes
@@ -240,6 +246,7 @@ public enum MachineField {
             case WAKE_CALL_NS -> profile.wakeCallNs();
             case SOCKETS -> profile.sockets();
             case CROSS_SOCKET_TRANSFER_NS -> profile.crossSocketTransferNs();
+            case INVALIDATION_NS -> profile.invalidationNs();
         };
     }
 

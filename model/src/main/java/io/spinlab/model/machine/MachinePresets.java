@@ -86,6 +86,29 @@ public final class MachinePresets {
     /** Arm what-if: Apple M1 Pro's performance cluster, 40 ns (same tool). */
     private static final double ARM_TRANSFER_NS = 40;
     /*
+     * Invalidations (MachineProfile.invalidationNs, an upgrade of a line the writer already shares):
+     * no tool measures one alone; jcurl's core_latency (github.com/jcurl/code.research,
+     * qnx/tools/core_latency.md at commit 0b52401a) measured on each of its machines both the
+     * single-line CAS ping-pong of the transfers above and a two-line ping-pong in which each thread
+     * waits by reading the other's line and then stores to its own: a hand-over to a spinning reader,
+     * which the simulator charges as the writer's upgrade followed by the reader's miss (one
+     * transfer). The difference is the upgrade: 0.32 of the CAS figure on a Core i3-2120T (Sandy
+     * Bridge client), 0.52 on a Core 2 Duo T7700, 0.65 on a Core i7-4930K (Ivy Bridge-E) and 0.72 on
+     * a Core i7-13850HX's performance cores. The x86 presets' parts were not measured both ways, so
+     * they take the median, 0.59, of their own transfer; the Arm what-if takes the Cortex-A76's 0.18
+     * (a Raspberry Pi 5; the Cortex-A72 of a Raspberry Pi 4 showed no difference at all).
+     */
+    /** An upgrade as a share of a transfer on the Intel parts measured both ways (median of 0.32, 0.52, 0.65, 0.72). */
+    private static final double X86_INVALIDATION_SHARE = 0.59;
+    /** The same share on a Cortex-A76. */
+    private static final double ARM_INVALIDATION_SHARE = 0.18;
+    private static final double CLIENT_INVALIDATION_NS = invalidation(CLIENT_TRANSFER_NS, X86_INVALIDATION_SHARE);
+    private static final double HASWELL_INVALIDATION_NS = invalidation(HASWELL_TRANSFER_NS, X86_INVALIDATION_SHARE);
+    private static final double SERVER_SOCKET_INVALIDATION_NS =
+            invalidation(SERVER_SOCKET_TRANSFER_NS, X86_INVALIDATION_SHARE);
+    private static final double MANYCORE_INVALIDATION_NS = invalidation(MANYCORE_TRANSFER_NS, X86_INVALIDATION_SHARE);
+    private static final double ARM_INVALIDATION_NS = invalidation(ARM_TRANSFER_NS, ARM_INVALIDATION_SHARE);
+    /*
      * Store width: the peak L1 store bandwidth per cycle, Intel's Optimization Reference Manual:
      * one 32-byte store per cycle from Haswell on, one 16-byte store per cycle on Sandy Bridge and
      * Ivy Bridge (a 256-bit store takes two). Parts not named there take the Haswell-class figure.
@@ -104,7 +127,7 @@ public final class MachinePresets {
     private static final List<MachineProfile> ALL = List.of(
             part("sandybridge-e5-1650",
                     "Xeon E5-1650, 6-core Sandy Bridge, pre-Skylake PAUSE: +50 % without the multiply (#13556)",
-                    3.2, 10, 6, 12).cacheLineTransferNs(HASWELL_TRANSFER_NS)
+                    3.2, 10, 6, 12).cacheLineTransferNs(HASWELL_TRANSFER_NS).invalidationNs(HASWELL_INVALIDATION_NS)
                     .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).os(OperatingSystem.WINDOWS).build(),
             SKYLAKE_I7_6700,
             part("kabylake-e3-1245v6",
@@ -112,7 +135,8 @@ public final class MachinePresets {
                     3.7, 140, 4, 8).os(OperatingSystem.WINDOWS).build(),
             part("haswell-i5-4670k",
                     "Core i5-4670K, Haswell without SMT: normalized PAUSE close to neutral (corert #7569)",
-                    4.4, 10, 4, 4).cacheLineTransferNs(HASWELL_TRANSFER_NS).os(OperatingSystem.WINDOWS).build(),
+                    4.4, 10, 4, 4).cacheLineTransferNs(HASWELL_TRANSFER_NS)
+                    .invalidationNs(HASWELL_INVALIDATION_NS).os(OperatingSystem.WINDOWS).build(),
             part("kabylake-i7-7700hq",
                     "Core i7-7700HQ, 2017 MacBook Pro: lockless EventPipe reservation (runtime #50797)",
                     2.8, 140, 4, 8).build(),
@@ -122,11 +146,13 @@ public final class MachinePresets {
             part("ivybridge-e7-4x12",
                     "4-socket Ivy Bridge Xeon E7, 48 cores: lockless EventPipe reservation (runtime #50797)",
                     2.7, 10, 48, 96).sockets(4).cacheLineTransferNs(SERVER_SOCKET_TRANSFER_NS)
+                    .invalidationNs(SERVER_SOCKET_INVALIDATION_NS)
                     .crossSocketTransferNs(CROSS_SOCKET_TRANSFER_NS)
                     .storeBytesPerCycle(SANDY_IVY_STORE_BYTES).os(OperatingSystem.WINDOWS).build(),
             part("xeon-2s-32t",
                     "2-socket Xeon, 32 logical processors: ConcurrentQueue as global queue (coreclr #9234)",
                     2.4, 10, 16, 32).sockets(2).cacheLineTransferNs(SERVER_SOCKET_TRANSFER_NS)
+                    .invalidationNs(SERVER_SOCKET_INVALIDATION_NS)
                     .crossSocketTransferNs(CROSS_SOCKET_TRANSFER_NS).os(OperatingSystem.WINDOWS)
                     .build(),
             part("future-pause-300",
@@ -134,10 +160,11 @@ public final class MachinePresets {
                     3.5, 300, 8, 16).build(),
             part("arm-noop-pause",
                     "What-if: Arm-like part whose spin hint is a no-op (1 cycle), no SMT",
-                    3.0, 1, 8, 8).cacheLineTransferNs(ARM_TRANSFER_NS).build(),
+                    3.0, 1, 8, 8).cacheLineTransferNs(ARM_TRANSFER_NS).invalidationNs(ARM_INVALIDATION_NS).build(),
             part("manycore-256",
                     "What-if: 256 logical processors (128 cores, SMT 2), Skylake-class PAUSE",
-                    2.5, 140, 128, 256).cacheLineTransferNs(MANYCORE_TRANSFER_NS).build(),
+                    2.5, 140, 128, 256).cacheLineTransferNs(MANYCORE_TRANSFER_NS)
+                    .invalidationNs(MANYCORE_INVALIDATION_NS).build(),
             SKYLAKE_I7_6700.toBuilder()
                     .name("windows-skylake-i7-6700")
                     .description("Core i7-6700 under Windows: 15.625 ms timer tick, 31.25 ms quantum")
@@ -189,7 +216,12 @@ public final class MachinePresets {
                 .physicalCores(physicalCores)
                 .logicalProcessors(logicalProcessors)
                 .atomicOpNs(atomicNs(frequencyGhz))
-                .cacheLineTransferNs(CLIENT_TRANSFER_NS);
+                .cacheLineTransferNs(CLIENT_TRANSFER_NS).invalidationNs(CLIENT_INVALIDATION_NS);
+    }
+
+    /** An upgrade costing {@code share} of a transfer of {@code transferNs}, to a whole nanosecond. */
+    private static double invalidation(double transferNs, double share) {
+        return Math.round(transferNs * share);
     }
 
     /** {@link #ATOMIC_OP_CYCLES} at {@code frequencyGhz}, to a tenth of a nanosecond. */

@@ -40,6 +40,18 @@ import java.util.Objects;
  *       figure each preset takes. A multi-socket part charges the within-socket figure between two
  *       cores of one socket and {@code crossSocketTransferNs} (118 ns by default, the Broadwell-EP
  *       measurement) when the line comes from, or must be taken from, a core on another socket.</li>
+ *   <li>Invalidation, 12 ns beside a 20 ns transfer: a store or read-modify-write by a core that
+ *       already holds a shared copy of the line needs no data, only the other copies invalidated. No
+ *       tool measures that alone. jcurl's core_latency (github.com/jcurl/code.research,
+ *       {@code qnx/tools/core_latency.md} at commit 0b52401a) measured, on the same machines, the CAS
+ *       ping-pong that gives the transfers above and a ping-pong in which each thread waits by reading
+ *       the other's line and then stores to its own, a hand-over to a spinning reader: the writer's
+ *       upgrade, then the reader's miss. The second took 12.5 ns longer on a Core i3-2120T (38.5 against
+ *       51 ns), about 20 ns on a Core i7-4930K (31 against 51), about 26 ns on a Core i7-13850HX's
+ *       performance cores (36 against 62) and 37.5 ns on a Core 2 Duo T7700 (72.5 against 110): 0.32,
+ *       0.65, 0.72 and 0.52 of the CAS figure. The x86 presets charge the median share, 0.59, of their
+ *       transfer ({@link MachinePresets}); {@code calibrate} measures both ping-pongs on the host. On
+ *       two Arm cores the difference was 0 ns (Cortex-A72) and 11 ns of 62 (Cortex-A76).</li>
  *   <li>Context switch, 3 µs: the direct cost is 1–2 µs (lmbench {@code lat_ctx}); the rest
  *       is the cache and TLB refill that follows. Estimate. On Windows the one figure found is of
  *       the same order: a .NET program that passed 500,000 empty work items from one thread to
@@ -192,6 +204,8 @@ import java.util.Objects;
  *                            they divide ({@link #socketOfCore(int)}); 1 to physicalCores
  * @param crossSocketTransferNs moving a cache line that a core on another socket last wrote, ns;
  *                            {@code cacheLineTransferNs} is the cost within one socket
+ * @param invalidationNs      a store or read-modify-write by a core that holds a shared copy of the
+ *                            line (an upgrade: the other copies invalidated, no data moved), ns
  */
 public record MachineProfile(
         String name,
@@ -218,7 +232,8 @@ public record MachineProfile(
         double smtSlowdown,
         double wakeCallNs,
         int sockets,
-        double crossSocketTransferNs) {
+        double crossSocketTransferNs,
+        double invalidationNs) {
 
     /*
      * Implementation notes
@@ -274,6 +289,8 @@ public record MachineProfile(
     private static final int DEFAULT_SOCKETS = 1;
     /** Between two sockets of a Xeon E5-2695 v4 (core-to-core-latency tool); see the class documentation. */
     private static final double DEFAULT_CROSS_SOCKET_TRANSFER_NS = 118;
+    /** The Intel parts' median ratio of an upgrade to a transfer, 0.59, times the default transfer; see the class documentation. */
+    private static final double DEFAULT_INVALIDATION_NS = 12;
 
     private static final int MANTISSA_BITS = 52;
     private static final long MANTISSA_MASK = (1L << MANTISSA_BITS) - 1;
@@ -320,6 +337,7 @@ public record MachineProfile(
                     + " is more than physicalCores = " + physicalCores + "; allowed 1..physicalCores");
         }
         MachineField.CROSS_SOCKET_TRANSFER_NS.checkNumber(name, crossSocketTransferNs);
+        MachineField.INVALIDATION_NS.checkNumber(name, invalidationNs);
     }
 
     /**
@@ -328,7 +346,8 @@ public record MachineProfile(
      * cache-line transfer 20 ns, context switch 3 µs, wake latency 5 µs, yield 3 µs / 300 ns,
      * sleep granularity 1.06 ms, time slice 4 ms, 64-byte lines, 0.2 cycles per bytecode, 32 bytes
      * stored per cycle, Linux's scheduler rules, 1 µs to wake a blocked thread, one socket (118 ns
-     * between sockets when there are more), no description.
+     * between sockets when there are more), 12 ns to invalidate the other copies of a shared line,
+     * no description.
      */
     public static Builder builder(String name) {
         Builder builder = new Builder(DEFAULT_PHYSICAL_CORES, DEFAULT_LOGICAL_PROCESSORS);
@@ -355,6 +374,7 @@ public record MachineProfile(
         builder.wakeCallNs = DEFAULT_WAKE_CALL_NS;
         builder.sockets = DEFAULT_SOCKETS;
         builder.crossSocketTransferNs = DEFAULT_CROSS_SOCKET_TRANSFER_NS;
+        builder.invalidationNs = DEFAULT_INVALIDATION_NS;
         return builder;
     }
 
@@ -384,6 +404,7 @@ public record MachineProfile(
         builder.wakeCallNs = wakeCallNs;
         builder.sockets = sockets;
         builder.crossSocketTransferNs = crossSocketTransferNs;
+        builder.invalidationNs = invalidationNs;
         return builder;
     }
 
@@ -585,6 +606,7 @@ public record MachineProfile(
         private double wakeCallNs;
         private int sockets;
         private double crossSocketTransferNs;
+        private double invalidationNs;
 
         private Builder(int physicalCores, int logicalProcessors) {
             this.physicalCores = physicalCores;
@@ -670,6 +692,12 @@ public record MachineProfile(
         /** See {@link MachineProfile#crossSocketTransferNs()}. */
         public Builder crossSocketTransferNs(double crossSocketTransferNs) {
             this.crossSocketTransferNs = crossSocketTransferNs;
+            return this;
+        }
+
+        /** See {@link MachineProfile#invalidationNs()}. */
+        public Builder invalidationNs(double invalidationNs) {
+            this.invalidationNs = invalidationNs;
             return this;
         }
 
@@ -787,6 +815,7 @@ public record MachineProfile(
                 case WAKE_CALL_NS -> wakeCallNs(field.parseNumber(name, value));
                 case SOCKETS -> sockets(field.parseWhole(name, value));
                 case CROSS_SOCKET_TRANSFER_NS -> crossSocketTransferNs(field.parseNumber(name, value));
+                case INVALIDATION_NS -> invalidationNs(field.parseNumber(name, value));
             };
         }
 
@@ -814,7 +843,7 @@ public record MachineProfile(
                     atomicOpNs, cacheLineTransferNs, contextSwitchNs, wakeLatencyNs, yieldReadyNs, yieldIdleNs,
                     sleepGranularityNs, timeSliceNs, cacheLineBytes, cyclesPerBytecode,
                     storeBytesPerCycle, wakeJitterPercent, costJitterPercent, os, smtSlowdown, wakeCallNs,
-                    socketCount, crossSocketTransferNs);
+                    socketCount, crossSocketTransferNs, invalidationNs);
         }
 
         private static boolean inRange(MachineField field, int value) {

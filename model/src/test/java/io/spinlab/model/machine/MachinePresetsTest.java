@@ -73,6 +73,19 @@ class MachinePresetsTest {
     }
 
     @Test
+    void shouldChargeAnUpgradeTheMeasuredShareOfTheTransferWhenPreset() {
+        // x86: the median share, 0.59, of the Intel parts measured both ways; Arm: the Cortex-A76's 0.18
+        for (MachineProfile preset : MachinePresets.all()) {
+            double share = preset.name().startsWith("arm") ? 0.18 : 0.59;
+            assertThat(preset.invalidationNs()).as(preset.name())
+                    .isEqualTo(Math.round(share * preset.cacheLineTransferNs()));
+        }
+        assertThat(MachinePresets.byName("skylake-i7-6700").invalidationNs()).isEqualTo(12);
+        assertThat(MachinePresets.byName("xeon-2s-32t").invalidationNs()).isEqualTo(26);
+        assertThat(MachinePresets.byName("arm-noop-pause").invalidationNs()).isEqualTo(7);
+    }
+
+    @Test
     void shouldChargeTheServerRingWithinAndOneQpiHopBetweenSocketsWhenSeveralSockets() {
         MachineProfile twoSockets = MachinePresets.byName("xeon-2s-32t");
         MachineProfile fourSockets = MachinePresets.byName("ivybridge-e7-4x12");

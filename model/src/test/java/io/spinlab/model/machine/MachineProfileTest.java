@@ -47,6 +47,7 @@ class MachineProfileTest {
                 invalid("sockets", b -> b.physicalCores(4).sockets(5),
                         "sockets = 5 is more than physicalCores = 4; allowed 1..physicalCores"),
                 invalid("crossSocketTransferNs", b -> b.crossSocketTransferNs(-1), "crossSocketTransferNs = -1"),
+                invalid("invalidationNs", b -> b.invalidationNs(-0.5), "invalidationNs = -0.5"),
                 invalid("description", b -> b.description(null), "description is missing"),
                 invalid("description", b -> b.description("two\nlines"), "description = 'two?lines' contains"));
     }
@@ -219,7 +220,8 @@ class MachineProfileTest {
                         + "frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("timeSliceNs, cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, "
                         + "wakeJitterPercent, "
-                        + "costJitterPercent, os, smtSlowdown, wakeCallNs, sockets, crossSocketTransferNs");
+                        + "costJitterPercent, os, smtSlowdown, wakeCallNs, sockets, crossSocketTransferNs, "
+                        + "invalidationNs");
     }
 
     @Test
@@ -353,6 +355,7 @@ class MachineProfileTest {
             case SMT_SLOWDOWN -> builder.smtSlowdown(value);
             case WAKE_CALL_NS -> builder.wakeCallNs(value);
             case CROSS_SOCKET_TRANSFER_NS -> builder.crossSocketTransferNs(value);
+            case INVALIDATION_NS -> builder.invalidationNs(value);
             default -> throw new IllegalArgumentException("not a number field: " + field);
         };
     }

@@ -83,6 +83,7 @@ final class MachinesCommand implements Callable<Integer> {
             node.put("wakeCallNs", m.wakeCallNs());
             node.put("sockets", m.sockets());
             node.put("crossSocketTransferNs", m.crossSocketTransferNs());
+            node.put("invalidationNs", m.invalidationNs());
         }
         return mapper.writeValueAsString(array);
     }

@@ -209,6 +209,9 @@ public final class HostCalibration {
         if (costs.lineTransferNs() > 0) {
             builder.cacheLineTransferNs(Math.round(costs.lineTransferNs()));
         }
+        if (costs.invalidationNs() >= 0) {
+            builder.invalidationNs(Math.round(costs.invalidationNs()));
+        }
         if (costs.storeBytesPerNs() > 0) {
             // Bytes per cycle at the profile's clock; a figure outside the field's range (a clock
             // misread) keeps the default, and the description still shows what was measured.
@@ -547,14 +550,18 @@ public final class HostCalibration {
      * The host profile with the cache-line transfer a point's real-thread runs met: the mean of the two
      * measurements made just before and just after them (this host's two virtual processors move between
      * the physical cores, and with them the transfer: 26 and 232 ns in one run of 2026-12-06), rounded to a
-     * tenth of a ns; the profile's own figure where either measurement is missing (one processor).
+     * tenth of a ns, and the invalidation keeping its share of the transfer; the profile's own figures where
+     * either measurement is missing (one processor).
      */
     static MachineProfile withLineTransfer(MachineProfile host, double beforeNs, double afterNs) {
         if (!(beforeNs > 0) || !(afterNs > 0)) {
             return host;
         }
         double mean = Math.round((beforeNs + afterNs) / 2 * 10) / 10.0;
-        return host.withField(MachineField.CACHE_LINE_TRANSFER_NS, Double.toString(mean));
+        double invalidation = host.cacheLineTransferNs() > 0
+                ? Math.round(host.invalidationNs() * mean / host.cacheLineTransferNs() * 10) / 10.0
+                : host.invalidationNs();
+        return host.toBuilder().cacheLineTransferNs(mean).invalidationNs(invalidation).build();
     }
 
     /**

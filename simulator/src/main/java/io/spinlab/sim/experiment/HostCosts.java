@@ -10,7 +10,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * This host's micro-costs, measured on real threads for the host profile of {@code calibrate}:
- * a clock read, an uncontended CAS, a cache line handed between two cores, a park→unpark
+ * a clock read, an uncontended CAS, a cache line handed between two cores (by CAS, and to a thread
+ * waiting by reads), a park→unpark
  * wake-up (median and spread) and what the {@code unpark} itself costs the waker, a yield with no
  * other thread ready and one with a ready thread (a context switch), how long a 1 ms sleep
  * really lasts, and how many bytes a core stores per ns when it copies within its L1 cache. Each figure is a median over many samples; the wake-up's spread becomes the
@@ -24,19 +25,32 @@ import java.util.concurrent.locks.LockSupport;
  * @param sleepGranularityNs how long {@code Thread.sleep(1)} lasts, ns (median)
  * @param wakeSamples        wake-ups measured
  * @param casNs              one uncontended {@code compareAndSet} on a field only this thread touches, ns
- * @param lineTransferNs     one hand-over of a cache line between two threads spinning on it (half a
- *                           ping-pong round trip), ns; NaN with fewer than 2 processors
+ * @param lineTransferNs     one hand-over of a cache line between two threads CASing it (half a CAS
+ *                           ping-pong round trip, as the presets' transfers are measured), ns; NaN with
+ *                           fewer than 2 processors
  * @param unparkNs           what one {@code unpark} of a parked thread costs the waker, ns (median)
  * @param yieldReadyNs       one {@code Thread.yield()} while more threads are runnable than there are
  *                           processors (a context switch to another thread), ns
  * @param storeBytesPerNs    bytes {@code System.arraycopy} stores per ns copying 8 KiB between two
  *                           arrays that stay in the L1 cache (median of batches); NaN when not measured
+ * @param readHandoverNs     one hand-over of a cache line to a thread waiting by reads with a PAUSE between
+ *                           them, which then stores the next value (half a ping-pong round trip), ns; NaN
+ *                           with fewer than 2 processors or when not measured
  */
 public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
                         double yieldIdleNs, double sleepGranularityNs, int wakeSamples, double casNs,
-                        double lineTransferNs, double unparkNs, double yieldReadyNs, double storeBytesPerNs) {
+                        double lineTransferNs, double unparkNs, double yieldReadyNs, double storeBytesPerNs,
+                        double readHandoverNs) {
 
-    /** Every figure but the store rate (NaN). */
+    /** Every figure but the reading hand-over (NaN). */
+    public HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
+            double yieldIdleNs, double sleepGranularityNs, int wakeSamples, double casNs,
+            double lineTransferNs, double unparkNs, double yieldReadyNs, double storeBytesPerNs) {
+        this(clockReadNs, wakeLatencyNs, wakeP10Ns, wakeP90Ns, yieldIdleNs, sleepGranularityNs, wakeSamples, casNs,
+                lineTransferNs, unparkNs, yieldReadyNs, storeBytesPerNs, Double.NaN);
+    }
+
+    /** Every figure but the store rate and the reading hand-over (NaN). */
     public HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
             double yieldIdleNs, double sleepGranularityNs, int wakeSamples, double casNs,
             double lineTransferNs, double unparkNs, double yieldReadyNs) {
@@ -48,7 +62,7 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
     public HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10Ns, double wakeP90Ns,
             double yieldIdleNs, double sleepGranularityNs, int wakeSamples) {
         this(clockReadNs, wakeLatencyNs, wakeP10Ns, wakeP90Ns, yieldIdleNs, sleepGranularityNs, wakeSamples,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     /** Wake-ups a default measurement takes (after as many again to warm up): about a second. */
@@ -76,7 +90,20 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
         long[] unpark = wakes[1];
         return new HostCosts(clockRead(), percentile(latency, 0.5), percentile(latency, 0.1),
                 percentile(latency, 0.9), yieldIdle(), sleepOneMilli(), wakeSamples, cas(), lineTransfer(),
-                percentile(unpark, 0.5), yieldReady(), storeRate());
+                percentile(unpark, 0.5), yieldReady(), storeRate(), readHandover());
+    }
+
+    /**
+     * What the host profile's {@code invalidationNs} takes from these figures: the reading hand-over less
+     * the CAS one (the simulator charges a reader's hand-over the writer's upgrade of the line the reader
+     * shares plus one transfer), and 0 where the reading hand-over is the quicker; NaN unless both were
+     * measured.
+     */
+    public double invalidationNs() {
+        if (!(lineTransferNs > 0) || !(readHandoverNs > 0)) {
+            return Double.NaN;
+        }
+        return Math.max(0, readHandoverNs - lineTransferNs);
     }
 
     /** Bytes in one copy of {@link #storeRate}: 8 KiB, so that source and target fit a 32 KiB L1 together. */
@@ -145,12 +172,26 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
     }
 
     /**
-     * A cache line handed between two threads: each waits until the shared counter has its parity
-     * and increments it, so every increment moves the line to the other core. Half the median round
-     * trip of batches of 1,000 hand-overs (the spin wait's PAUSE included, as on any waiting core).
-     * NaN on one processor, where the two threads could not spin at once.
+     * A cache line handed between two threads CASing it, as the core-to-core-latency tool the presets'
+     * transfers come from measures it: each retries a CAS from the value of its turn to the next at once
+     * until it succeeds, so every success moves the line to the other core. Half the median round trip of
+     * batches of 1,000 hand-overs. NaN on one processor, where the two threads could not spin at once.
      */
     static double lineTransfer() throws InterruptedException {
+        return pingPong(true);
+    }
+
+    /**
+     * A cache line handed to a thread waiting by reads: each waits until the shared counter has its parity,
+     * with a PAUSE between reads (as on any waiting core), and then stores the next value, so every store
+     * moves the line to the other core, which had it shared. Half the median round trip of batches of
+     * 1,000 hand-overs; NaN on one processor.
+     */
+    static double readHandover() throws InterruptedException {
+        return pingPong(false);
+    }
+
+    private static double pingPong(boolean cas) throws InterruptedException {
         if (Runtime.getRuntime().availableProcessors() < 2) {
             return Double.NaN;
         }
@@ -161,20 +202,14 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
         long[] times = new long[batches];
         Thread partner = Thread.ofPlatform().name("spinlab-calibrate-partner").start(() -> {
             for (long next = 1; next < total; next += 2) {
-                while (cell.value != next) {
-                    Thread.onSpinWait();
-                }
-                cell.value = next + 1;
+                handOver(cell, next, cas);
             }
         });
         long next = 0;
         for (int b = 0; b < batches; b++) {
             long start = System.nanoTime();
             for (int i = 0; i < perBatch; i++) {
-                while (cell.value != next) {
-                    Thread.onSpinWait();
-                }
-                cell.value = next + 1;
+                handOver(cell, next, cas);
                 next += 2;
             }
             times[b] = System.nanoTime() - start;
@@ -182,6 +217,20 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
         partner.join();
         // Each batch is perBatch round trips of two hand-overs.
         return percentile(Arrays.copyOfRange(times, batches / 2, batches), 0.5) / perBatch / 2;
+    }
+
+    /** Waits for the counter to read {@code turn}, then makes it {@code turn + 1}. */
+    private static void handOver(Cell cell, long turn, boolean cas) {
+        if (cas) {
+            while (!CELL_VALUE.compareAndSet(cell, turn, turn + 1)) {
+                // retry at once, as the core-to-core-latency tool does
+            }
+        } else {
+            while (cell.value != turn) {
+                Thread.onSpinWait();
+            }
+            cell.value = turn + 1;
+        }
     }
 
     /**
@@ -321,7 +370,8 @@ public record HostCosts(double clockReadNs, double wakeLatencyNs, double wakeP10
         return os + String.format(Locale.ROOT, ", CAS %.1f ns, line transfer %s, unpark %.1f µs to the waker, yield "
                         + "to a ready thread %s", casNs,
                 Double.isNaN(lineTransferNs) ? "not measurable (one processor)"
-                        : String.format(Locale.ROOT, "%.0f ns", lineTransferNs),
+                        : String.format(Locale.ROOT, "%.0f ns", lineTransferNs) + (readHandoverNs > 0
+                        ? String.format(Locale.ROOT, " (CAS ping-pong; to a reader %.0f ns)", readHandoverNs) : ""),
                 unparkNs / 1e3, Double.isNaN(yieldReadyNs) ? "not measured"
                         : String.format(Locale.ROOT, "%.0f ns", yieldReadyNs))
                 + (Double.isNaN(storeBytesPerNs) ? ""

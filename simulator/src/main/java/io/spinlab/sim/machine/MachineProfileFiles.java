@@ -52,7 +52,8 @@ import java.util.Objects;
  *       (default 0.2), {@code storeBytesPerCycle} (default 32), {@code wakeJitterPercent}
  *       (default 50), {@code costJitterPercent} (default 5), {@code os} (default
  *       {@code linux}), {@code smtSlowdown} (default 1.54), {@code wakeCallNs} (default 1,000),
- *       {@code sockets} (default 1) and {@code crossSocketTransferNs} (default 118); the missing
+ *       {@code sockets} (default 1), {@code crossSocketTransferNs} (default 118) and
+ *       {@code invalidationNs} (default 12, whatever the file's transfer); the missing
  *       ones are listed.</li>
  *   <li>Whole-number fields take integer literals; number fields take any finite number;
  *       {@code name}, {@code description} and {@code base} take strings, {@code os} one of
@@ -286,7 +287,8 @@ public final class MachineProfileFiles {
                     || field == MachineField.WAKE_JITTER_PERCENT
                     || field == MachineField.COST_JITTER_PERCENT || field == MachineField.OS
                     || field == MachineField.SMT_SLOWDOWN || field == MachineField.WAKE_CALL_NS
-                    || field == MachineField.SOCKETS || field == MachineField.CROSS_SOCKET_TRANSFER_NS;
+                    || field == MachineField.SOCKETS || field == MachineField.CROSS_SOCKET_TRANSFER_NS
+                    || field == MachineField.INVALIDATION_NS;
             if (!optional && !values.containsKey(field)) {
                 missing.add(field.fieldName());
             }
@@ -295,7 +297,7 @@ public final class MachineProfileFiles {
             throw new IllegalArgumentException(source + ": missing " + String.join(", ", missing)
                     + "; a file without \"" + BASE_KEY + "\" gives every field (all but description, "
                     + "cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, costJitterPercent, "
-                    + "os, smtSlowdown, wakeCallNs, sockets and crossSocketTransferNs), "
+                    + "os, smtSlowdown, wakeCallNs, sockets, crossSocketTransferNs and invalidationNs), "
                     + "or starts from a "
                     + "preset with \"" + BASE_KEY + "\": one of "
                     + String.join(", ", MachinePresets.names()));

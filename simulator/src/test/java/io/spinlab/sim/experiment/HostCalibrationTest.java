@@ -99,6 +99,24 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldTakeTheReadingHandoverLessTheCasOneAsTheInvalidationAndNoLessThanZero() {
+        HostCosts slowerReader = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1e6, 10, 6, 40, 2_000, 3_000, Double.NaN,
+                63.4);
+        HostCosts quickerReader = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1e6, 10, 6, 270, 2_000, 3_000,
+                Double.NaN, 225);
+        HostCosts readerUnmeasured = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1e6, 10, 6, 40, 2_000, 3_000);
+
+        assertThat(slowerReader.invalidationNs()).isCloseTo(23.4, within(1e-9));
+        assertThat(HostCalibration.hostProfile(20.0, slowerReader).invalidationNs()).isEqualTo(23);
+        assertThat(quickerReader.invalidationNs()).isZero();
+        assertThat(HostCalibration.hostProfile(20.0, quickerReader).invalidationNs()).isZero();
+        assertThat(readerUnmeasured.invalidationNs()).isNaN();
+        assertThat(HostCalibration.hostProfile(20.0, readerUnmeasured).invalidationNs())
+                .isEqualTo(HostCalibration.hostProfile(20.0).invalidationNs());
+        assertThat(slowerReader.describe()).contains("line transfer 40 ns (CAS ping-pong; to a reader 63 ns)");
+    }
+
+    @Test
     void shouldTakeTheMeasuredStoreRateAsBytesPerCycleAtTheHostClock() {
         double ghz = HostCalibration.hostProfile(20.0).frequencyGhz();
         HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1e6, 10, 6, 40, 2_000, 3_000, 25.0 * ghz);
@@ -205,6 +223,9 @@ class HostCalibrationTest {
         assertThat(HostCalibration.withLineTransfer(host, 30.04, 30.1).cacheLineTransferNs()).isEqualTo(30.1);
         assertThat(HostCalibration.withLineTransfer(host, Double.NaN, 26)).isSameAs(host);
         assertThat(HostCalibration.withLineTransfer(host, 26, Double.NaN)).isSameAs(host);
+        MachineProfile upgrading = host.toBuilder().cacheLineTransferNs(40).invalidationNs(20).build();
+        assertThat(HostCalibration.withLineTransfer(upgrading, 80, 82).invalidationNs())
+                .as("the invalidation keeps its share of the transfer").isEqualTo(40.5);
 
         Spread one = Spread.of(List.of(1.0));
         CalibrationPoint steady = new CalibrationPoint("w", "p", "t", 1, 1, 100, 100, one, one, "p", 1, 1, 200, 110,
@@ -413,8 +434,11 @@ class HostCalibrationTest {
         assertThat(costs.yieldReadyNs()).isPositive();
         if (Runtime.getRuntime().availableProcessors() >= 2) {
             assertThat(costs.lineTransferNs()).isPositive();
+            assertThat(costs.readHandoverNs()).isPositive();
+            assertThat(costs.invalidationNs()).isGreaterThanOrEqualTo(0);
         } else {
             assertThat(costs.lineTransferNs()).isNaN();
+            assertThat(costs.readHandoverNs()).isNaN();
         }
     }
 

@@ -48,7 +48,8 @@ class MachineProfileFilesTest {
                         + "  \"smtSlowdown\" : 1.54,\n"
                         + "  \"wakeCallNs\" : 1000,\n"
                         + "  \"sockets\" : 1,\n"
-                        + "  \"crossSocketTransferNs\" : 118\n}\n");
+                        + "  \"crossSocketTransferNs\" : 118,\n"
+                        + "  \"invalidationNs\" : 12\n}\n");
         assertThat(MachineProfileFiles.parse(json, Format.JSON)).isEqualTo(windows);
     }
 
@@ -143,7 +144,8 @@ class MachineProfileFilesTest {
                 .hasMessageStartingWith("machine file '" + file + "': unknown key 'pauseCycle'; ")
                 .hasMessageContaining("valid keys: base, name, description, frequencyGhz, pauseCycles,")
                 .hasMessageEndingWith("cacheLineBytes, cyclesPerBytecode, storeBytesPerCycle, wakeJitterPercent, "
-                        + "costJitterPercent, os, smtSlowdown, wakeCallNs, sockets, crossSocketTransferNs");
+                        + "costJitterPercent, os, smtSlowdown, wakeCallNs, sockets, crossSocketTransferNs, "
+                        + "invalidationNs");
     }
 
     @Test
@@ -271,7 +273,7 @@ class MachineProfileFilesTest {
     void shouldStartWithBaseWhenListingValidKeys() {
         assertThat(MachineProfileFiles.validKeys()).startsWith("base", "name", "description").endsWith("cacheLineBytes",
                 "cyclesPerBytecode", "storeBytesPerCycle", "wakeJitterPercent", "costJitterPercent", "os", "smtSlowdown",
-                "wakeCallNs", "sockets", "crossSocketTransferNs").hasSize(26);
+                "wakeCallNs", "sockets", "crossSocketTransferNs", "invalidationNs").hasSize(27);
     }
 
     private static MachineProfile parseJson(String fields) {

@@ -41,8 +41,9 @@ class HandoverLegTest {
         model.access(0, object, 12, READ_MODIFY_WRITE, 0);
         assertThat(model.access(2, object, 12, READ, 1_000_000)).isEqualTo(transfer);
 
-        // The owner lost the line at the request: a write needs it back from the reader.
-        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_000_000)).isEqualTo(transfer + model.atomicPicos());
+        // The owner lost the line at the request: a write must invalidate the reader's copy (an upgrade).
+        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_000_000))
+                .isEqualTo(MachineProfile.nanosToPicos(SKYLAKE.invalidationNs()) + model.atomicPicos());
     }
 
     @Test
@@ -55,9 +56,10 @@ class HandoverLegTest {
         model.access(0, object, 12, READ_MODIFY_WRITE, 0); // from memory: a transfer, no holder but a leg all the same
         model.access(0, object, 12, READ_MODIFY_WRITE, 100_000); // a hit
         model.access(2, object, 12, READ, 200_000); // a read miss
-        model.access(0, object, 12, READ_MODIFY_WRITE, 300_000); // takes it back
+        model.access(0, object, 12, READ_MODIFY_WRITE, 300_000); // takes it back: an upgrade, it shares the line
 
-        assertThat(asked).containsExactly(model.transferPicos(), model.transferPicos(), model.transferPicos());
+        assertThat(asked).containsExactly(model.transferPicos(), model.transferPicos(),
+                MachineProfile.nanosToPicos(SKYLAKE.invalidationNs()));
     }
 
     @Test

@@ -37,8 +37,9 @@ class LineHandoverTest {
         assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_002_000)).isEqualTo(atomic);
         assertThat(model.access(0, object, 12, WRITE, 1_006_000)).isEqualTo(hit);
         assertThat(model.access(0, object, 12, READ, 1_009_999)).isEqualTo(hit);
-        // From then on the line is shared: the old owner must take it back from the reader.
-        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_010_000)).isEqualTo(transfer + atomic);
+        // From then on the line is shared: the old owner must invalidate the reader's copy (an upgrade).
+        assertThat(model.access(0, object, 12, READ_MODIFY_WRITE, 1_010_000))
+                .isEqualTo(MachineProfile.nanosToPicos(SKYLAKE.invalidationNs()) + atomic);
         assertThat(model.metrics().transfers()).isEqualTo(3);
     }
 

@@ -46,12 +46,37 @@ class MemoryModelTest {
     }
 
     @Test
-    void shouldInvalidateSharersWhenOneCoreWrites() {
+    void shouldChargeAnUpgradeTheInvalidationWhenTheWriterSharesTheLine() {
+        long invalidation = MachineProfile.nanosToPicos(SKYLAKE.invalidationNs());
+        assertThat(invalidation).isEqualTo(12_000); // 0.59 of the 20 ns transfer
         model.access(0, object, 12, READ, 0);
         model.access(2, object, 12, READ, 100_000);
 
-        assertThat(model.access(0, object, 12, VOLATILE_WRITE, 200_000)).isEqualTo(transfer + atomic);
+        // core 0 has the data: only core 1's copy is invalidated
+        assertThat(model.access(0, object, 12, VOLATILE_WRITE, 200_000)).isEqualTo(invalidation + atomic);
         assertThat(model.access(2, object, 12, READ, 300_000)).isEqualTo(transfer);
+    }
+
+    @Test
+    void shouldChargeAWholeTransferWhenTheWriterHasNoCopyOfASharedLine() {
+        model.access(0, object, 12, READ, 0);
+        model.access(2, object, 12, READ, 100_000);
+
+        assertThat(model.access(4, object, 12, VOLATILE_WRITE, 200_000)).isEqualTo(transfer + atomic);
+    }
+
+    @Test
+    void shouldMakeAReadersHandoverAnUpgradeAndOneTransferWhenTheReaderSpins() {
+        long invalidation = MachineProfile.nanosToPicos(SKYLAKE.invalidationNs());
+        model.access(0, object, 12, READ, 0);
+        model.access(2, object, 12, READ, 100_000);
+        model.access(0, object, 12, VOLATILE_WRITE, 200_000);
+
+        // the reader hits until the invalidation reaches it half-way, then its miss waits for the upgrade
+        assertThat(model.access(2, object, 12, READ, 200_000 + invalidation / 2 - 1)).isEqualTo(hit);
+        long at = 200_000 + invalidation / 2;
+        long seen = at + model.access(2, object, 12, READ, at);
+        assertThat(seen - 200_000).isEqualTo(invalidation + atomic + transfer);
     }
 
     @Test
@@ -224,12 +249,13 @@ class MemoryModelTest {
         big.access(3, object, 12, READ, transfer);
 
         assertThat(big.access(200, object, 12, READ, 2 * transfer)).isEqualTo(hit);
+        long invalidation = MachineProfile.nanosToPicos(big.machine().invalidationNs());
         assertThat(big.access(3, object, 12, WRITE, 2 * transfer)).isEqualTo(hit);
-        assertThat(big.storesDoneAt(3)).isEqualTo(3 * transfer + hit);
+        assertThat(big.storesDoneAt(3)).isEqualTo(2 * transfer + invalidation + hit);
         // core 100 (the second word of the sharer sets) keeps its copy until the invalidation arrives
-        assertThat(big.access(200, object, 12, READ, 2 * transfer + transfer / 2 - 1)).isEqualTo(hit);
-        assertThat(big.access(200, object, 12, READ, 2 * transfer + transfer / 2))
-                .isEqualTo(transfer + hit + transfer / 2);
+        assertThat(big.access(200, object, 12, READ, 2 * transfer + invalidation / 2 - 1)).isEqualTo(hit);
+        assertThat(big.access(200, object, 12, READ, 2 * transfer + invalidation / 2))
+                .isEqualTo(invalidation / 2 + hit + transfer);
     }
 
     @Test
