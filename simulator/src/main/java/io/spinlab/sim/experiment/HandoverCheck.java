@@ -16,11 +16,12 @@ import java.util.Objects;
 /**
  * {@code calibrate}'s check of what the memory model charges for handing a cache line from core to
  * core: two threads hand a counter back and forth ({@link LineHandover}), waiting either by reading
- * it with a PAUSE between reads (as the profile's line transfer is measured, and as most primitives
- * wait on a flag) or by retrying a CAS (as the core-to-core-latency tool that the presets' transfers
- * come from), on this host's real threads and in the simulator of its profile. The profile's line
- * transfer is the host's reading hand-over, so the simulated reading hand-over shows at once whether
- * the model prices one hand-over as one transfer. Reported, not used for the profile.
+ * it with a PAUSE between reads (as most primitives wait on a flag) or by retrying a CAS (as the
+ * core-to-core-latency tool that the presets' transfers come from, and as the profile's line transfer
+ * is measured), on this host's real threads and in the simulator of its profile. The model charges a
+ * reading hand-over the writer's upgrade ({@code invalidationNs}) and one transfer, a CAS hand-over one
+ * transfer, so the simulated figures show at once how far the model's rules are from this host's
+ * hand-overs. Reported, not used for the profile.
  *
  * @param transferNs      the profile's line transfer, ns (NaN if not measured)
  * @param hardwareReadNs  real threads, waiting by reads: ns per hand-over (median of runs), NaN if not measured

@@ -10,9 +10,9 @@ import java.lang.invoke.VarHandle;
  * Two threads hand one counter back and forth N times, each waiting for its turn by the counter's
  * parity, so that every hand-over moves the counter's cache line to the other core: the ping-pong of
  * core-to-core latency tools. Two ways to wait: by reading the counter with a PAUSE between reads and
- * then storing the next value (a spinning reader, as {@code calibrate}'s line-transfer figure is measured
- * and as most of the primitives wait on a flag), or by CASing from the expected value to the next, again
- * at once until it succeeds (as the core-to-core-latency tool the presets' transfers come from).
+ * then storing the next value (a spinning reader, as most of the primitives wait on a flag), or by CASing
+ * from the expected value to the next, again at once until it succeeds (as the core-to-core-latency tool
+ * the presets' transfers come from, and as {@code calibrate} measures the host's).
  * Score: hand-overs per ms, from the first thread's start to the last one's end.
  *
  * <p>{@code calibrate}'s hand-over check ({@code HandoverCheck}): the same loop on real threads and in

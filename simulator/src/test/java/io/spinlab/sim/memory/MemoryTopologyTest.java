@@ -53,6 +53,21 @@ class MemoryTopologyTest {
     }
 
     @Test
+    void shouldScaleAnUpgradeAsATransferWhenACopyIsOnTheOtherSocket() {
+        assertThat(TWO_SOCKETS.invalidationNs()).isEqualTo(26);
+        model.access(SOCKET0_A, object, 12, READ, 0);
+        model.access(SOCKET0_B, object, 12, READ, 1_000_000);
+        // both copies on socket 0: the within-socket invalidation
+        assertThat(model.access(SOCKET0_A, object, 12, READ_MODIFY_WRITE, 2_000_000)).isEqualTo(26_000 + atomic);
+
+        Object other = new Object();
+        model.access(SOCKET0_A, other, 12, READ, 3_000_000);
+        model.access(SOCKET1, other, 12, READ, 4_000_000);
+        // a copy on socket 1: 26 ns × 118 / 44
+        assertThat(model.access(SOCKET0_A, other, 12, READ_MODIFY_WRITE, 5_000_000)).isEqualTo(69_727 + atomic);
+    }
+
+    @Test
     void shouldServeAReadFromASharerOnTheReadersSocketWhenThereIsOne() {
         model.access(SOCKET0_A, object, 12, READ, 0);
         model.access(SOCKET1, object, 12, READ, 1_000_000);
