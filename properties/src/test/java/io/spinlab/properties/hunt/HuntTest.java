@@ -64,7 +64,8 @@ class HuntTest {
         assertThat(original.seed()).isEqualTo(34);
         assertThat(report.casesTried()).isEqualTo(2);
         assertThat(report.shrinkSteps()).isEqualTo(2);
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(811, 300));
+        // (811 and 29 before a store to a line its core shares paid the invalidation instead of a transfer)
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(1107, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(29, 300));
         assertThat(report.replay()).endsWith("--candidate net6,spin=none --workload mres-wait-drain-rate "
                 + "--threshold 10.0 --replay c:0,0,0,0,0,0");
@@ -85,8 +86,9 @@ class HuntTest {
         Hunt.Report report = Hunt.run(config);
 
         assertSmallestDrainCase(report.found().orElseThrow());
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(818, 300));
-        assertThat(report.candidateScore()).isEqualTo(opsPerMs(28, 300));
+        // (818 and 28 before a store to a line its core shares paid the invalidation instead of a transfer)
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(1224, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(29, 300));
         assertThat(report.replay()).contains(" --seeds 1 --no-noise --replay ");
         assertThat(report.describe(config)).doesNotContain("medians of");
         assertThatThrownBy(() -> new Hunt.Config(Tuning.current(), Tuning.legacy(), MRES, 5, 1, 5,
@@ -105,7 +107,7 @@ class HuntTest {
 
     @Test
     void shouldHuntCurrentAgainstLegacyOverTheMresWorkloads() {
-        // Seeded and deterministic: the hunt finds the current spin losing 43 % to the legacy one
+        // Seeded and deterministic: the hunt finds the current spin losing 58 % to the legacy one
         // (the medians of three noisy seeds, every seed's Δ below -10 %)
         // in wait latency on a 10-cycle-PAUSE part with 2 processors, after exactly 4 cases (2 before
         // a line's holder kept it until a request reaches it: first found on 16 processors, seed 14).
@@ -131,9 +133,10 @@ class HuntTest {
         // (2,886 and 1,374, -52 %, before a contended line's handover point was drawn from the seed;
         // 2,951 and 1,633 before the harness announced its measured window, a call in guest code that
         // shifts the instruction clock by a few bytecodes; 2,951 and 1,681 before a thread woken within
-        // half a context switch of its park skipped the wake latency)
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(2948, 300));
-        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1681, 300));
+        // half a context switch of its park skipped the wake latency; 2,948 and 1,681, -43 %, before a store
+        // to a line its core shares paid the invalidation instead of a transfer)
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(3440, 300));
+        assertThat(report.candidateScore()).isEqualTo(opsPerMs(1438, 300));
         assertThat(report.replay()).endsWith("--replay c:0,0,0,0,0,0");
     }
 

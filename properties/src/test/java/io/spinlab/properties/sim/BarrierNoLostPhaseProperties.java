@@ -130,8 +130,11 @@ class BarrierNoLostPhaseProperties {
     @ParameterizedTest
     @MethodSource("raceOnlySurvivors")
     void shouldCatchEachRaceOnlySurvivorOfPit(Mutation mutant) {
+        // 2,000 tries: since a store to a line its core shares pays the invalidation instead of a transfer
+        // (2026-12-07), the last arriver publishes the next phase sooner, and seed 1 first meets the
+        // removal's race at try 1,229 (within 1,000 before); the additions' at try 15.
         PropertyFailure failure = catchThrowableOfType(PropertyFailure.class, () ->
-                Property.forAll(worlds()).named("planted: " + mutant).seed(1).tries(1_000)
+                Property.forAll(worlds()).named("planted: " + mutant).seed(1).tries(2_000)
                         .maxShrinkAttempts(20).run(world -> assertEveryPhaseFinishedOnce(world, mutant)));
         assertThat(failure).as("the planted %s must break the barrier in some world", mutant).isNotNull();
         System.out.println(failure.getMessage());
