@@ -62,10 +62,17 @@ import java.util.Objects;
  *       deep C-states make it tens of µs. Measured exits from idle on a Haswell (Sites, KUtrace,
  *       {@code postproc/rawtoevent.cc}): C1E 1.75 µs, C3 about 4 µs, C6 about 13.5 µs, well under
  *       the worst cases Linux's {@code intel_idle} tables plan with (10, 33 and 133 µs). Estimate
- *       within that range. For Windows no wake-up to an idle processor measured on a named machine
- *       was found (a search in 2026-12: a cross-process event wake-up of 40 µs in
- *       boostorg/interprocess#43, 2017, machine not named, belongs to deep idle states, which the
- *       presets do not model).</li>
+ *       within that range. Windows, measured on a named machine: two threads that each wait on an
+ *       event of their own, reset it and set the other's, 100,000 times each, took 0.8 s on a
+ *       Core i5-13600K under Windows 11 22H2 with the High Performance power plan (0.9 s Balanced,
+ *       1.9 s Power Saver), about 4 µs per signal with the two system calls and the switch in
+ *       included (Kraus, github.com/Alois-xx/OpenMPTest, Readme.md and Main.cpp at c26165c,
+ *       2023-11-29; he reports runs of about 16 s where deep C-states are allowed). A 2022 part
+ *       at up to 5.1 GHz, not one of the presets', so the presets keep 5 µs, an estimate that
+ *       measurement agrees with; the simulator hands a turn back and forth that way at 4.9–5.0 µs
+ *       per hand-over on the Skylake preset (SimulatedPlatformTest). Not used: a cross-process
+ *       event wake-up of 40 µs in boostorg/interprocess#43, 2017, machine not named, which belongs
+ *       to deep idle states, which the presets do not model.</li>
  *   <li>Waking a blocked thread, 1 µs to the waker: {@code unpark} of a parked thread is a
  *       system call ({@code FUTEX_WAKE} on Linux, {@code SetEvent} or {@code ReleaseSemaphore} on
  *       Windows) whose entry and exit cost about 0.1 µs, more with the page-table isolation
@@ -101,7 +108,11 @@ import java.util.Objects;
  *       ("SwitchToThread function", "Sleep function"), which leaves one system call: 122 ns on a
  *       Core i7-9700 under Windows 10 for {@code NtSetEvent} (see the waker's cost above), so the
  *       300 ns stands for the call and the dispatcher's look at the ready queues with the isolation
- *       on; no Windows measurement of an empty yield on a named machine was found.</li>
+ *       on. One Windows measurement agrees: each step of .NET's {@code SpinWait} timed alone on an
+ *       idle machine of 32 logical processors (Windows: its {@code Stopwatch} ran at 10 MHz), the
+ *       steps that call {@code Thread.Yield} ({@code SwitchToThread}) took 0.3 and 0.2 µs after a
+ *       first, cold one of 4 µs (Log2n-io/Typhon issue #803, 2026-08-14; the issue does not name
+ *       the processor, a later one of the same project names a Ryzen 9 7950X).</li>
  *   <li>Sleep granularity, 1.06 ms on Linux: a 1 ms sleep overshoots by the 50 µs default
  *       timer slack plus the wake-up, so {@code Sleep(1)} lasts about 1.06 ms. Windows: the
  *       15.625 ms default clock tick (64 Hz), or 1 ms after {@code timeBeginPeriod(1)}; before
@@ -192,7 +203,8 @@ import java.util.Objects;
  *                            with {@code System.arraycopy} (the instruction clock's charge for them)
  * @param wakeJitterPercent   run-to-run noise of the wake latency, % (uniform, symmetric around it),
  *                            applied only to simulations with noise on
- * @param costJitterPercent   run-to-run noise of each PAUSE batch's and clock read's cost, %
+ * @param costJitterPercent   run-to-run noise of each PAUSE batch's and clock read's cost (and of the
+ *                            switch that brings back a thread unparked before it was asleep), %
  *                            (uniform, symmetric), applied only with noise on
  * @param os                  whose scheduler rules apply: how a woken thread is placed, and what
  *                            a yield and a zero sleep give way to

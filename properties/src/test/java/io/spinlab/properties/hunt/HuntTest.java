@@ -134,8 +134,9 @@ class HuntTest {
         // 2,951 and 1,633 before the harness announced its measured window, a call in guest code that
         // shifts the instruction clock by a few bytecodes; 2,951 and 1,681 before a thread woken within
         // half a context switch of its park skipped the wake latency; 2,948 and 1,681, -43 %, before a store
-        // to a line its core shares paid the invalidation instead of a transfer)
-        assertThat(report.baselineScore()).isEqualTo(opsPerMs(3440, 300));
+        // to a line its core shares paid the invalidation instead of a transfer; 3,440 and 1,438 before the
+        // switch that brings back a thread unparked before it was asleep was jittered with the other costs)
+        assertThat(report.baselineScore()).isEqualTo(opsPerMs(3418, 300));
         assertThat(report.candidateScore()).isEqualTo(opsPerMs(1438, 300));
         assertThat(report.replay()).endsWith("--replay c:0,0,0,0,0,0");
     }

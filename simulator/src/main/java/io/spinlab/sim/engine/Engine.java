@@ -57,7 +57,7 @@ final class Engine {
      * waker wakeCallNs (the system call) on top of the atomic, unless the thread parked less than
      * half a context switch before (OsCosts.goingToSleepPicos): it is not asleep yet, the waker
      * pays a bare system call (yieldIdleNs), and the parker runs again one contextSwitchNs after
-     * its park (switched out and back in), with no wake latency (on Windows with the boost of
+     * its park (switched out and back in; jittered by costJitterPercent with noise on), with no wake latency (on Windows with the boost of
      * any satisfied wait). When a thread leaves a processor (park, sleep,
      * end, preemption) and another is ready, the processor spends contextSwitchNs before the
      * other runs (charged to the incoming thread as runnable time, and to the processor as

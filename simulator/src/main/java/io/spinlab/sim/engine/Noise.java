@@ -8,7 +8,8 @@ import java.util.function.LongUnaryOperator;
 /**
  * A run's run-to-run noise, drawn from its own stream of the seed (so that turning noise on
  * leaves every other stream as it was): the wake latency within ± {@code wakeJitterPercent}, the
- * PAUSE and clock-read costs within ± {@code costJitterPercent}, a random phase of the processors'
+ * PAUSE and clock-read costs within ± {@code costJitterPercent} (and so the context switch that
+ * brings back a thread unparked before it was asleep), a random phase of the processors'
  * timer ticks, so that slices do not all end at multiples of the slice after the run's start, and
  * of Linux's periodic balancing (how long before the run each processor last balanced). Where the
  * operating system's ticks are aligned (Linux: {@link io.spinlab.sim.os.SchedulingRules#alignsTicks})
@@ -64,7 +65,7 @@ final class Noise {
         return jittered(wakeLatencyPicos, wakeJitter);
     }
 
-    /** A PAUSE batch's or clock read's cost of {@code picos}, jittered. */
+    /** A PAUSE batch's, clock read's or context switch's cost of {@code picos}, jittered. */
     long cost(long picos) {
         return jittered(picos, costJitter);
     }

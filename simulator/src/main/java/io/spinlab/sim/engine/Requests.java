@@ -303,7 +303,8 @@ final class Requests {
      * drain of its store buffer); returns what it woke, so that the waker pays the wake-up's system
      * call: a thread asleep wakes after the wake latency; one that parked less than half a context
      * switch before ({@link OsCosts#goingToSleepPicos}) is still on its way into the kernel and
-     * runs again one context switch after its park (switched out and back in).
+     * runs again one context switch after its park (switched out and back in; with noise on the
+     * switch within ± {@code costJitterPercent}).
      */
     private int unpark(SimThread waker, Thread target, long work) {
         if (target == null) {
@@ -323,8 +324,10 @@ final class Requests {
                 long at = engine.later(work);
                 long asleepAt = s.stateSince + costs.goingToSleepPicos();
                 boolean asleep = at >= asleepAt;
-                // not asleep yet: the kernel completes the switch out and switches it back in
-                long latency = asleep ? noise.wakeLatency() : s.stateSince + costs.contextSwitchPicos() - at;
+                // not asleep yet: the kernel completes the switch out and switches it back in, a context switch
+                // jittered like the other costs (exactly one switch every time held two threads that unpark
+                // each other in a state where each unpark came 5 ns before the other was asleep)
+                long latency = asleep ? noise.wakeLatency() : s.stateSince + noise.cost(costs.contextSwitchPicos()) - at;
                 if (faults.delayedWakeupRate() > 0 && faultRandom.chance(faults.delayedWakeupRate())) {
                     latency += faultRandom.nextLong(delayedWakeMaxPicos + 1);
                 }

@@ -322,7 +322,8 @@ public final class Simulation {
 
         /**
          * Turns run-to-run noise on or off (default off): with it on, each wake-up's latency and
-         * each PAUSE batch's and clock read's cost vary by the machine's
+         * each PAUSE batch's and clock read's cost (and the switch that brings back a thread
+         * unparked before it was asleep) vary by the machine's
          * {@code wakeJitterPercent} and {@code costJitterPercent} (uniform, symmetric, so the
          * means stay the machine's), and each processor's first time slice ends at a random
          * point within one slice (its timer's phase), all drawn from the seed: the same seed

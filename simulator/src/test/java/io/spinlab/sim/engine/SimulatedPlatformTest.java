@@ -424,6 +424,54 @@ class SimulatedPlatformTest {
     }
 
     /**
+     * Two threads hand a turn back and forth by park and unpark, each unparking the other as soon as it
+     * runs. With the parker's way back in always exactly one context switch after its park, such a
+     * pair fell into a state in which every unpark came 5 ns inside the asleep threshold (half a
+     * switch after the other's park) and a hand-over took 1.5 µs instead of a wake latency, and
+     * stayed there: 2.0–3.7 µs per hand-over on average over these runs (Skylake preset, seeds 1–3).
+     * The way back in is a context switch jittered like the other costs, so a pair cannot hold that
+     * state and a hand-over takes the wake latency, 5 µs ± 50 % (4.9–5.0 µs on average here), as a
+     * ping-pong through two events measured on Windows does (about 4 µs per signal, the figure in
+     * MachineProfile).
+     */
+    @Test
+    void shouldHandATurnBackAndForthByParkAndUnparkAtAboutTheWakeLatencyWithNoise() {
+        for (OperatingSystem os : OperatingSystem.values()) {
+            for (long seed = 1; seed <= 3; seed++) {
+                MachineProfile skylake = MachinePresets.byName("skylake-i7-6700").toBuilder().os(os).build();
+                Simulation sim = Simulation.builder(skylake).seed(seed).noise(true).build();
+                SimulatedPlatform platform = sim.platform();
+                int handovers = 2_000;
+                int[] turn = {0};
+                long[] span = new long[2];
+                Thread[] players = new Thread[2];
+                for (int i = 0; i < 2; i++) {
+                    int me = i;
+                    players[i] = sim.startThread("player-" + i, () -> {
+                        if (me == 0) {
+                            span[0] = platform.nanoTime(); // a clock read: the other parks first
+                        }
+                        for (int k = 0; k < handovers / 2; k++) {
+                            while (turn[0] != me) {
+                                platform.park(this);
+                            }
+                            turn[0] = 1 - me;
+                            platform.unpark(players[1 - me]);
+                        }
+                        span[1] = Math.max(span[1], platform.nanoTime());
+                    });
+                }
+
+                sim.run().requireCompleted();
+
+                double perHandover = (span[1] - span[0]) * NS / (double) handovers;
+                assertThat(perHandover).as(os + ", seed " + seed + ": ps per hand-over")
+                        .isBetween(4.5 * US, 5.5 * US);
+            }
+        }
+    }
+
+    /**
      * On Windows a thread whose wait a signal satisfies is boosted even when the signal came before
      * it was asleep: woken 1 µs after its park, it preempts the unboosted thread that took its
      * processor (a PAUSE batch cut short) at 3 µs and runs one switch later, instead of waiting
