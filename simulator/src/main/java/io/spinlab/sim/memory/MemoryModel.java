@@ -23,13 +23,14 @@ import java.util.function.LongUnaryOperator;
  *       numbered next to each other, as Windows numbers them and as the engine's scheduler
  *       places threads ({@code Scheduler.firstOfCore}). A line is exclusive to one core
  *       (MESI's E or M) or shared by a set of cores (S) or cached nowhere.</li>
- *   <li><b>Costs.</b> A hit costs {@value #HIT_CYCLES} cycles. A read miss costs one
+ *   <li><b>Costs.</b> A hit adds nothing to what the instruction clock charges for the load or
+ *       store itself (the engine charges every scheduling point at least one cycle). A read miss costs one
  *       transfer and shares the line (exclusive if no other core has it). A store or
  *       read-modify-write by a core without a copy of the line costs one transfer (fetch for
  *       ownership and invalidation of the other copies, in parallel); one by a core that shares
  *       the line with others (an upgrade: no data moves) costs {@code invalidationNs}; either
  *       leaves the line exclusive. A read-modify-write and a volatile store add
- *       {@code atomicOpNs}; a store without a fence adds a hit.</li>
+ *       {@code atomicOpNs}; a store without a fence adds nothing.</li>
  *   <li><b>Store buffer.</b> A store without a fence (plain, opaque or release mode: a plain
  *       {@code mov} on x86) goes into its logical processor's store buffer: the processor goes on
  *       after a hit, and the store completes in the background at the cost above, in program
@@ -152,8 +153,20 @@ public final class MemoryModel {
      * hits until the line is written) need only who holds the line and whether exclusively.
      */
 
-    /** Cycles of an L1 hit (4–5 on current x86 cores); not a profile field, an estimate. */
-    public static final int HIT_CYCLES = 4;
+    /**
+     * What a hit adds to the instruction clock's charge for its load or store: nothing (the engine
+     * still charges every scheduling point at least one cycle, so a loop of hits moves time on even at
+     * zero cycles per bytecode). Until 2026-12-07 a hit cost an L1 load's latency,
+     * 4 cycles, on top of the bytecode that made it: on x86 a volatile load is the same {@code mov}
+     * as a plain field's load, and the cycles per bytecode of the instruction clock are measured on
+     * code whose loads follow one another through fields (a slot from an array, then its fields:
+     * {@code GuestCodeThroughput}), so a load's time is already in the bytecode's. Only volatile
+     * and {@code VarHandle} accesses reach this model, so the extra 4 cycles made code slower the
+     * more of its fields were volatile: {@code calibrate}'s single-threaded loops of the primitives
+     * ran 1.3 to 2.4 times their real time on this host, SemaphoreSlim's (about 40 volatile
+     * accesses an operation) the slowest (simulator/SIMULATOR-RESULTS.md).
+     */
+    public static final long HIT_PICOS = 0;
     /** Bytes before the first element of an array: 8 mark + 4 compressed class + 4 length. */
     public static final int ARRAY_BASE_BYTES = 16;
 
@@ -212,7 +225,7 @@ public final class MemoryModel {
         this.threadsPerCore = machine.smtThreadsPerCore();
         this.sharerWords = (cores + Long.SIZE - 1) / Long.SIZE;
         this.lineShift = Integer.numberOfTrailingZeros(machine.cacheLineBytes());
-        this.hitPicos = Math.max(1, machine.cyclesToPicos(HIT_CYCLES));
+        this.hitPicos = HIT_PICOS;
         this.transferPicos = MachineProfile.nanosToPicos(machine.cacheLineTransferNs());
         if (machine.sockets() > 1) {
             this.crossSocketPicos = MachineProfile.nanosToPicos(machine.crossSocketTransferNs());
@@ -265,7 +278,7 @@ public final class MemoryModel {
      * {@code offset} of {@code object} (a {@link Class} stands for its static fields) and
      * updates the line's state.
      *
-     * @return the access's cost in picoseconds, stall included; at least one hit
+     * @return the access's cost in picoseconds, stall included; 0 for a hit
      */
     public long access(int processor, Object object, long offset, AccessKind kind, long nowPicos) {
         Objects.requireNonNull(object, "object");
