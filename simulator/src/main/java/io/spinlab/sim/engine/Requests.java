@@ -326,8 +326,10 @@ final class Requests {
                 boolean asleep = at >= asleepAt;
                 // not asleep yet: the kernel completes the switch out and switches it back in, a context switch
                 // jittered like the other costs (exactly one switch every time held two threads that unpark
-                // each other in a state where each unpark came 5 ns before the other was asleep)
-                long latency = asleep ? noise.wakeLatency() : s.stateSince + noise.cost(costs.contextSwitchPicos()) - at;
+                // each other in a state where each unpark came 5 ns before the other was asleep); a switch drawn
+                // shorter than the time since the park brings it back at the unpark, never before it
+                long latency = asleep ? noise.wakeLatency()
+                        : Math.max(0, s.stateSince + noise.cost(costs.contextSwitchPicos()) - at);
                 if (faults.delayedWakeupRate() > 0 && faultRandom.chance(faults.delayedWakeupRate())) {
                     latency += faultRandom.nextLong(delayedWakeMaxPicos + 1);
                 }

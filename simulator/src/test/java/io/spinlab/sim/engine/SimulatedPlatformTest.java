@@ -472,6 +472,35 @@ class SimulatedPlatformTest {
     }
 
     /**
+     * With the largest cost jitter a profile allows (100 %), the switch that brings back a thread
+     * unparked before it was asleep can be drawn shorter than the time since its park: the thread
+     * then runs again at the unpark, never before it.
+     */
+    @Test
+    void shouldNotBringBackAThreadUnparkedBeforeSleepEarlierThanTheUnparkWithTheLargestJitter() {
+        for (long seed = 1; seed <= 20; seed++) {
+            Simulation sim = Simulation.builder(round(2).toBuilder().costJitterPercent(100).build()).seed(seed)
+                    .noise(true).build();
+            SimulatedPlatform platform = sim.platform();
+            long[] unparkedAt = new long[1];
+            long[] ranAt = new long[1];
+            Thread parker = sim.startThread("parker", () -> {
+                platform.park(this);
+                ranAt[0] = platform.nowPicos();
+            });
+            sim.startThread("unparker", () -> {
+                platform.pause(14); // 1.4 µs after the park: not asleep yet
+                unparkedAt[0] = platform.nowPicos();
+                platform.unpark(parker);
+            });
+
+            sim.run().requireCompleted();
+
+            assertThat(ranAt[0]).as("seed " + seed).isGreaterThanOrEqualTo(unparkedAt[0]);
+        }
+    }
+
+    /**
      * On Windows a thread whose wait a signal satisfies is boosted even when the signal came before
      * it was asleep: woken 1 µs after its park, it preempts the unboosted thread that took its
      * processor (a PAUSE batch cut short) at 3 µs and runs one switch later, instead of waiting
