@@ -260,13 +260,28 @@ public final class Experiment {
     public static final int EXTENDED_WINDOW_SLICES = 10;
 
     /**
-     * This experiment with or without the longer second window (on by default): a row whose
+     * How many of the machine's time slices the warm-up spans when a row still counted fewer than
+     * {@link ExperimentRow#MIN_OPERATIONS} single operations in a window of
+     * {@value #EXTENDED_WINDOW_SLICES} slices: forty, four times that window. The published
+     * harnesses measured for seconds after their threads started; a row with tens of threads per
+     * processor can spend tens of slices leaving its start-up (in the Skylake drain rate at 64 ×
+     * processors, 512 waiters woken one by one through a monitor whose holder the woken waiters
+     * preempt, the first two rounds took 107 ms, 27 slices), and a window inside that start-up
+     * measures the start-up, not the primitive.
+     */
+    public static final int SETTLING_WARMUP_SLICES = 40;
+
+    /**
+     * This experiment with or without the longer windows (on by default): a row whose
      * planned window left a side with fewer than {@link ExperimentRow#MIN_OPERATIONS}
      * operations on some seed runs again, every seed and both tunings, over
      * {@value #EXTENDED_WINDOW_SLICES} of the machine's time slices (warm-up a quarter of that,
      * as {@code Experiments.windowFor} has it), and that run is the row
-     * ({@link ExperimentRow#windowExtended()} says so). A row whose window already spans that
-     * long, or whose workload has no {@code warmup} and {@code window} parameters, stays as it is.
+     * ({@link ExperimentRow#windowExtended()} says so). If a side still counts too few single
+     * operations (not batches, whose shortfall a warm-up does not change), the row runs once more
+     * after a warm-up of {@value #SETTLING_WARMUP_SLICES} slices, and that run is the row. A row
+     * whose window and warm-up already span that long, or whose workload has no {@code warmup}
+     * and {@code window} parameters, stays as it is.
      */
     public Experiment withWindowExtension(boolean on) {
         return new Experiment(name, description, left, right, rows, publishedSummary, publishedTotals, memoryModel,
@@ -307,7 +322,8 @@ public final class Experiment {
      * simulations of one seed's pair at a time (each on one platform thread of its own), and
      * returns the rows in plan order. The pairs run longest first (by threads × virtual time),
      * so that one long row does not run alone at the end. Rows that counted too few operations
-     * then run again over a longer window ({@link #withWindowExtension}), in a second pass.
+     * then run again over a longer window ({@link #withWindowExtension}), in a second pass, and
+     * those that still did after a longer warm-up, in a third.
      */
     public List<ExperimentRow> run(ProgressListener listener, int parallelism) {
         Objects.requireNonNull(listener, "listener");
@@ -317,8 +333,6 @@ public final class Experiment {
         int total = rows.size();
         ExperimentRow[] results = new ExperimentRow[total];
         boolean[] started = new boolean[total];
-        Map<Integer, PlannedRow> longer = new java.util.TreeMap<>();
-        Map<Integer, ExperimentRow> first = new java.util.TreeMap<>();
         Map<Integer, PlannedRow> plan = new java.util.TreeMap<>();
         for (int i = 0; i < total; i++) {
             plan.put(i, rows.get(i));
@@ -327,26 +341,32 @@ public final class Experiment {
                 Thread.ofPlatform().name("experiment-" + name + "-", 0).daemon(true).factory());
         SharedRuns shared = new SharedRuns();
         try {
-            runPass(pool, shared, plan, index -> {
-                if (!started[index]) {
-                    started[index] = true;
-                    listener.rowStarted(this, index, total, rows.get(index));
-                }
-            }, (index, row) -> {
-                Optional<PlannedRow> extended = needsLongerWindow(row) ? longerWindow(rows.get(index)) : Optional.empty();
-                if (extended.isPresent()) {
-                    longer.put(index, extended.get());
-                    first.put(index, row);
-                } else {
-                    results[index] = row;
-                    listener.rowFinished(this, index, total, row);
-                }
-            });
-            runPass(pool, shared, longer, index -> { }, (index, row) -> {
-                ExperimentRow earlier = first.get(index);
-                results[index] = row.withWindowExtension(windowExtensionNote(earlier), earlier.wallMillis());
-                listener.rowFinished(this, index, total, results[index]);
-            });
+            // Pass after pass: a row whose window was too short for it runs again in the next pass over a longer
+            // window or warm-up (nextWindow), and its row is that run, saying which windows came before.
+            Map<Integer, ExperimentRow> earlier = new java.util.TreeMap<>();
+            while (!plan.isEmpty()) {
+                Map<Integer, PlannedRow> current = plan;
+                Map<Integer, PlannedRow> next = new java.util.TreeMap<>();
+                runPass(pool, shared, current, index -> {
+                    if (!started[index]) {
+                        started[index] = true;
+                        listener.rowStarted(this, index, total, rows.get(index));
+                    }
+                }, (index, run) -> {
+                    ExperimentRow before = earlier.get(index);
+                    ExperimentRow row = before == null ? run
+                            : run.withWindowExtension(windowExtensionNote(before), before.wallMillis());
+                    Optional<PlannedRow> again = nextWindow(current.get(index), row);
+                    if (again.isPresent()) {
+                        next.put(index, again.get());
+                        earlier.put(index, row);
+                    } else {
+                        results[index] = row;
+                        listener.rowFinished(this, index, total, row);
+                    }
+                });
+                plan = next;
+            }
             return List.of(results);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -410,15 +430,19 @@ public final class Experiment {
 
     /**
      * Runs one row under both tunings over every seed, on the calling thread, and again over a
-     * longer window if it counted too few operations ({@link #withWindowExtension}).
+     * longer window, and then after a longer warm-up, if it counted too few operations
+     * ({@link #withWindowExtension}).
      */
     public ExperimentRow runRow(PlannedRow row) {
-        ExperimentRow planned = runSeeds(row);
-        Optional<PlannedRow> extended = needsLongerWindow(planned) ? longerWindow(row) : Optional.empty();
-        if (extended.isEmpty()) {
-            return planned;
+        PlannedRow planned = row;
+        ExperimentRow result = runSeeds(planned);
+        for (Optional<PlannedRow> again = nextWindow(planned, result); again.isPresent();
+                again = nextWindow(planned, result)) {
+            ExperimentRow before = result;
+            planned = again.get();
+            result = runSeeds(planned).withWindowExtension(windowExtensionNote(before), before.wallMillis());
         }
-        return runSeeds(extended.get()).withWindowExtension(windowExtensionNote(planned), planned.wallMillis());
+        return result;
     }
 
     private ExperimentRow runSeeds(PlannedRow row) {
@@ -440,8 +464,27 @@ public final class Experiment {
         return tooFew.isPresent() || !settle ? tooFew : row.unsettled();
     }
 
+    /**
+     * The run that follows {@code planned}'s, whose result was {@code result}: over
+     * {@value #EXTENDED_WINDOW_SLICES} time slices ({@link #longerWindow}) if its window was shorter;
+     * else, if a side still counted too few single operations, after a warm-up of
+     * {@value #SETTLING_WARMUP_SLICES} slices ({@link #longerWarmup}); else none.
+     */
+    private Optional<PlannedRow> nextWindow(PlannedRow planned, ExperimentRow result) {
+        if (!needsLongerWindow(result)) {
+            return Optional.empty();
+        }
+        Optional<PlannedRow> longer = longerWindow(planned);
+        if (longer.isPresent()) {
+            return longer;
+        }
+        return result.notMeasurable().isPresent() && !result.countsInBatches() ? longerWarmup(planned) : Optional.empty();
+    }
+
+    /** How {@code earlier} ran and why it ran again, after the runs before it, if any. */
     private String windowExtensionNote(ExperimentRow earlier) {
-        return "extended from " + windowParameters(earlier.parameters()) + ", where " + whyLonger(earlier).orElseThrow();
+        String how = windowParameters(earlier.parameters()) + ", where " + whyLonger(earlier).orElseThrow();
+        return earlier.windowExtended().map(before -> before + "; then from " + how).orElse("extended from " + how);
     }
 
     /** The {@code warmup=…,window=…} part of a parameter text. */
@@ -493,6 +536,37 @@ public final class Experiment {
             } else {
                 parts.add(pair);
             }
+        }
+        return Optional.of(new PlannedRow(row.source().create(String.join(",", parts)), row.machine(),
+                row.published(), row.seed(), row.source()));
+    }
+
+    /**
+     * {@code row} with its warm-up {@value #SETTLING_WARMUP_SLICES} time slices of its machine long
+     * and its window as it is; empty when its workload has no {@code warmup} and {@code window}
+     * parameters or its warm-up is already that long.
+     */
+    static Optional<PlannedRow> longerWarmup(PlannedRow row) {
+        if (!row.source().takesParameters()) {
+            return Optional.empty();
+        }
+        long target = Math.round(SETTLING_WARMUP_SLICES * row.machine().timeSliceNs());
+        String parameters = row.workload().parameters();
+        List<String> parts = new ArrayList<>();
+        boolean windowed = false;
+        for (String pair : parameters.split(",")) {
+            if (pair.startsWith("warmup=")) {
+                if (Durations.parseNanos("warmup", pair.substring("warmup=".length())) >= target) {
+                    return Optional.empty();
+                }
+                parts.add("warmup=" + Durations.format(target));
+            } else {
+                windowed |= pair.startsWith("window=");
+                parts.add(pair);
+            }
+        }
+        if (!windowed || parts.stream().noneMatch(p -> p.startsWith("warmup="))) {
+            return Optional.empty();
         }
         return Optional.of(new PlannedRow(row.source().create(String.join(",", parts)), row.machine(),
                 row.published(), row.seed(), row.source()));

@@ -41,9 +41,9 @@ import java.util.OptionalDouble;
  * @param seeds        the seeds the row ran with, in order; one for a single run
  * @param leftScores   the left score of each seed, in seed order
  * @param rightScores  the right score of each seed, in seed order
- * @param windowExtension empty, or why and from which window the row was run again over a longer one
- *                        (see {@link Experiment#EXTENDED_WINDOW_SLICES}); {@code parameters} then hold the
- *                        longer window
+ * @param windowExtension empty, or why and from which windows the row was run again over a longer one
+ *                        (see {@link Experiment#EXTENDED_WINDOW_SLICES}) or after a longer warm-up (see
+ *                        {@link Experiment#SETTLING_WARMUP_SLICES}); {@code parameters} then hold the last
  */
 public record ExperimentRow(String experiment, String workload, String machine, String parameters,
                             String leftTuning, double leftScore, String rightTuning, double rightScore,
@@ -214,6 +214,11 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         boolean batches = left > 1 || right > 1;
         return Optional.of(String.join(" and ", sides) + " operations in the window (fewer than " + MIN_OPERATIONS
                 + (batches ? " batches" : "") + ")");
+    }
+
+    /** Whether either side counts its operations in batches ({@link WorkloadResult#OPERATIONS_PER_COUNT} above 1). */
+    public boolean countsInBatches() {
+        return operationsPerCount(leftMetrics) > 1 || operationsPerCount(rightMetrics) > 1;
     }
 
     /** The batch a run's operations are counted in ({@link WorkloadResult#OPERATIONS_PER_COUNT}); 1 if it says none. */

@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A row whose planned window leaves a side with fewer than {@link ExperimentRow#MIN_OPERATIONS}
- * operations runs again over ten of the machine's time slices, and says so; a row that counts
- * enough, or whose window is already that long, runs once.
+ * operations runs again over ten of the machine's time slices, and if still short after a warm-up
+ * of forty, and says so; a row that counts enough, or whose window is already that long, runs once.
  */
 class ExperimentWindowExtensionTest {
 
@@ -68,6 +68,46 @@ class ExperimentWindowExtensionTest {
         ExperimentRow direct = experiment.withWindowExtension(false)
                 .runRow(Experiment.longerWindow(planned).orElseThrow());
         assertThat(row.seeds()).isEqualTo(direct.seeds());
+        assertThat(row.leftScores()).isEqualTo(direct.leftScores());
+        assertThat(row.rightScores()).isEqualTo(direct.rightScores());
+        assertThat(experiment.runRow(planned).rightScores()).isEqualTo(direct.rightScores());
+    }
+
+    @Test
+    void shouldPlanAWarmUpOfFortySlicesAndKeepTheWindow() {
+        PlannedRow longer = Experiment.longerWarmup(row(new Window(1_000_000, 4_000_000))).orElseThrow();
+
+        assertThat(longer.workload().parameters()).isEqualTo("threads=1pc,delay=0,warmup=16ms,window=4ms");
+        assertThat(longer.machine()).isSameAs(SHORT_SLICES);
+        // A warm-up of forty slices or more is as long as it gets.
+        assertThat(Experiment.longerWarmup(row(new Window(16_000_000, 4_000_000)))).isEmpty();
+    }
+
+    /**
+     * 128 drain-rate waiters on 8 processors leave their start-up only after some 10 ms of 400 µs
+     * slices (the first rounds wake them one by one through a monitor whose holder a woken,
+     * boosted waiter preempts and spins against for its slice): a window of ten slices after a
+     * warm-up of two and a half still counts too few rounds, so the row runs a third time after a
+     * warm-up of forty slices, and that run is the row.
+     */
+    @Test
+    void shouldRunARowStillShortAfterTenSlicesAgainAfterALongerWarmUp() {
+        PlannedRow planned = new PlannedRow(new MresWaitDrainRate(ThreadCount.ofMultiple(16), 0,
+                new Window(20_000, 30_000)), SHORT_SLICES, Published.none(), 1);
+        Experiment experiment = experimentOf(planned).withSeeds(1).withNoise(true);
+        PlannedRow tenSlices = Experiment.longerWindow(planned).orElseThrow();
+        ExperimentRow second = experiment.withWindowExtension(false).runRow(tenSlices);
+        assertThat(second.notMeasurable()).isPresent();
+
+        ExperimentRow row = experiment.run(new ProgressListener() { }, 2).getFirst();
+
+        assertThat(row.parameters()).isEqualTo("threads=16pc,delay=0,warmup=16ms,window=4ms");
+        assertThat(row.windowExtended()).hasValueSatisfying(why -> assertThat(why)
+                .startsWith("extended from warmup=20us,window=30us, where ")
+                .endsWith("; then from warmup=1ms,window=4ms, where " + second.notMeasurable().orElseThrow()));
+        assertThat(row.notMeasurable()).isEmpty();
+        ExperimentRow direct = experiment.withWindowExtension(false)
+                .runRow(Experiment.longerWarmup(tenSlices).orElseThrow());
         assertThat(row.leftScores()).isEqualTo(direct.leftScores());
         assertThat(row.rightScores()).isEqualTo(direct.rightScores());
         assertThat(experiment.runRow(planned).rightScores()).isEqualTo(direct.rightScores());
