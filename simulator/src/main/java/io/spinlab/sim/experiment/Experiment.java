@@ -262,14 +262,15 @@ public final class Experiment {
     /**
      * How many of the machine's time slices the warm-up spans when a row still counted fewer than
      * {@link ExperimentRow#MIN_OPERATIONS} single operations in a window of
-     * {@value #EXTENDED_WINDOW_SLICES} slices: forty, four times that window. The published
-     * harnesses measured for seconds after their threads started; a row with tens of threads per
-     * processor can spend tens of slices leaving its start-up (in the Skylake drain rate at 64 ×
-     * processors, 512 waiters woken one by one through a monitor whose holder the woken waiters
-     * preempt, the first two rounds took 107 ms, 27 slices), and a window inside that start-up
-     * measures the start-up, not the primitive.
+     * {@value #EXTENDED_WINDOW_SLICES} slices: a hundred, 0.4 s on the presets. The published
+     * harnesses measured for seconds after their threads started, and a row with tens of threads
+     * per processor can spend tens of slices leaving its start-up: in the Skylake drain rate at
+     * 64 × processors, 512 waiters woken one by one through a monitor whose holder, the setter, a
+     * woken and boosted waiter preempts and spins against for its slice, the first two rounds took
+     * 107 ms (27 slices) with seed 1 and more than 200 ms with seed 3; seeds 1–5 were all steady
+     * after 400 ms. A window inside that start-up measures the start-up, not the primitive.
      */
-    public static final int SETTLING_WARMUP_SLICES = 40;
+    public static final int SETTLING_WARMUP_SLICES = 100;
 
     /**
      * This experiment with or without the longer windows (on by default): a row whose

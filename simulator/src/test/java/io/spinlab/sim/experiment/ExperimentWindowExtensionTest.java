@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A row whose planned window leaves a side with fewer than {@link ExperimentRow#MIN_OPERATIONS}
  * operations runs again over ten of the machine's time slices, and if still short after a warm-up
- * of forty, and says so; a row that counts enough, or whose window is already that long, runs once.
+ * of a hundred, and says so; a row that counts enough, or whose window is already that long, runs once.
  */
 class ExperimentWindowExtensionTest {
 
@@ -74,13 +74,13 @@ class ExperimentWindowExtensionTest {
     }
 
     @Test
-    void shouldPlanAWarmUpOfFortySlicesAndKeepTheWindow() {
+    void shouldPlanAWarmUpOfAHundredSlicesAndKeepTheWindow() {
         PlannedRow longer = Experiment.longerWarmup(row(new Window(1_000_000, 4_000_000))).orElseThrow();
 
-        assertThat(longer.workload().parameters()).isEqualTo("threads=1pc,delay=0,warmup=16ms,window=4ms");
+        assertThat(longer.workload().parameters()).isEqualTo("threads=1pc,delay=0,warmup=40ms,window=4ms");
         assertThat(longer.machine()).isSameAs(SHORT_SLICES);
-        // A warm-up of forty slices or more is as long as it gets.
-        assertThat(Experiment.longerWarmup(row(new Window(16_000_000, 4_000_000)))).isEmpty();
+        // A warm-up of a hundred slices or more is as long as it gets.
+        assertThat(Experiment.longerWarmup(row(new Window(40_000_000, 4_000_000)))).isEmpty();
     }
 
     /**
@@ -88,7 +88,7 @@ class ExperimentWindowExtensionTest {
      * slices (the first rounds wake them one by one through a monitor whose holder a woken,
      * boosted waiter preempts and spins against for its slice): a window of ten slices after a
      * warm-up of two and a half still counts too few rounds, so the row runs a third time after a
-     * warm-up of forty slices, and that run is the row.
+     * warm-up of a hundred slices, and that run is the row.
      */
     @Test
     void shouldRunARowStillShortAfterTenSlicesAgainAfterALongerWarmUp() {
@@ -101,7 +101,7 @@ class ExperimentWindowExtensionTest {
 
         ExperimentRow row = experiment.run(new ProgressListener() { }, 2).getFirst();
 
-        assertThat(row.parameters()).isEqualTo("threads=16pc,delay=0,warmup=16ms,window=4ms");
+        assertThat(row.parameters()).isEqualTo("threads=16pc,delay=0,warmup=40ms,window=4ms");
         assertThat(row.windowExtended()).hasValueSatisfying(why -> assertThat(why)
                 .startsWith("extended from warmup=20us,window=30us, where ")
                 .endsWith("; then from warmup=1ms,window=4ms, where " + second.notMeasurable().orElseThrow()));
