@@ -38,6 +38,12 @@ class MechanismsTest {
                         t -> assertThat(t).startsWith("One driver never contends"));
         assertThat(standard.explain("eventpipe-lockless", "kabylake-i7-7700hq", "eventpipe-stress",
                 "threads=32,score=read")).hasValueSatisfying(t -> assertThat(t).contains("reader"));
+        assertThat(standard.explain("mres-proc-scaling", "sandybridge-e5-1650", "mres-wait-drain-rate",
+                "threads=64pc,delay=1us,warmup=400ms,window=40ms")).hasValueSatisfying(
+                        t -> assertThat(t).contains("Sleep(1)"));
+        assertThat(standard.explain("mres-proc-scaling", "sandybridge-e5-1650", "mres-wait-drain-rate",
+                "threads=0.5pc,delay=1us,warmup=2ms,window=4ms")).hasValueSatisfying(
+                        t -> assertThat(t).contains("bistable"));
         assertThat(standard.explain("future-cpus", "future-p1-n4", "spinlock-throughput", "threads=1pc")).isEmpty();
     }
 }
