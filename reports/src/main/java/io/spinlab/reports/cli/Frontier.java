@@ -44,8 +44,8 @@ final class Frontier {
         byMachine.forEach((machine, rows) -> {
             for (int i = 0; i < values.size(); i++) {
                 ExperimentRow row = rows[i];
-                table.row(machine, values.get(i), ExperimentTables.score(row.leftScore()),
-                        cpu(row.leftMetrics()), ExperimentTables.score(row.rightScore()), cpu(row.rightMetrics()));
+                table.row(machine, values.get(i), score(row, true), cpu(row, true), score(row, false),
+                        cpu(row, false));
             }
         });
         return title + "\n" + table.render();
@@ -64,15 +64,26 @@ final class Frontier {
         double[] x = new double[rows.length];
         double[] y = new double[rows.length];
         for (int i = 0; i < rows.length; i++) {
+            // A side that counted too few operations has no point on the curve.
+            boolean measured = !rows[i].countedTooFew(left);
             Map<String, Double> metrics = left ? rows[i].leftMetrics() : rows[i].rightMetrics();
-            x[i] = metrics.getOrDefault(Experiment.CPU_NANOS_PER_OP, Double.NaN);
-            y[i] = left ? rows[i].leftScore() : rows[i].rightScore();
+            x[i] = measured ? metrics.getOrDefault(Experiment.CPU_NANOS_PER_OP, Double.NaN) : Double.NaN;
+            y[i] = !measured ? Double.NaN : left ? rows[i].leftScore() : rows[i].rightScore();
         }
         return new Charts.FrontierCurve(name, x, y, values.toArray(String[]::new));
     }
 
-    private static String cpu(Map<String, Double> metrics) {
-        Double v = metrics.get(Experiment.CPU_NANOS_PER_OP);
+    /** A side's score, or what it counted when that was too few to make one. */
+    private static String score(ExperimentRow row, boolean left) {
+        return row.countedTooFew(left) ? "too few: " + row.counted(left)
+                : ExperimentTables.score(left ? row.leftScore() : row.rightScore());
+    }
+
+    private static String cpu(ExperimentRow row, boolean left) {
+        if (row.countedTooFew(left)) {
+            return "–";
+        }
+        Double v = (left ? row.leftMetrics() : row.rightMetrics()).get(Experiment.CPU_NANOS_PER_OP);
         return v == null || !Double.isFinite(v) ? "–" : String.format(Locale.ROOT, "%,.0f", v);
     }
 }

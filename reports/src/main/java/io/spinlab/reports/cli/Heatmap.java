@@ -17,12 +17,15 @@ final class Heatmap {
     private final List<Integer> rowKeys;
     private final List<Integer> columnKeys;
     private final double[][] values;
+    /** Cells whose row counted too few operations on a side, or failed: no Δ, shown as {@code n/m}. */
+    private final boolean[][] unmeasured;
 
     Heatmap(String title, List<Integer> pauseCycles, List<Integer> processors) {
         this.title = title;
         this.rowKeys = List.copyOf(pauseCycles);
         this.columnKeys = List.copyOf(processors);
         this.values = new double[rowKeys.size()][columnKeys.size()];
+        this.unmeasured = new boolean[rowKeys.size()][columnKeys.size()];
         for (double[] row : values) {
             Arrays.fill(row, Double.NaN);
         }
@@ -30,6 +33,17 @@ final class Heatmap {
 
     void put(int pauseCycles, int processors, double deltaPercent) {
         values[rowKeys.indexOf(pauseCycles)][columnKeys.indexOf(processors)] = deltaPercent;
+    }
+
+    /**
+     * Marks a cell whose row measured nothing (too few operations on a side, or a failed run):
+     * {@code n/m} in the table, blank in the map.
+     */
+    void putNotMeasured(int pauseCycles, int processors) {
+        int r = rowKeys.indexOf(pauseCycles);
+        int c = columnKeys.indexOf(processors);
+        values[r][c] = Double.NaN;
+        unmeasured[r][c] = true;
     }
 
     String table() {
@@ -43,7 +57,7 @@ final class Heatmap {
             String[] cells = new String[columnKeys.size() + 1];
             cells[0] = Integer.toString(rowKeys.get(r));
             for (int c = 0; c < columnKeys.size(); c++) {
-                cells[c + 1] = ExperimentTables.percent(values[r][c]);
+                cells[c + 1] = unmeasured[r][c] ? "n/m" : ExperimentTables.percent(values[r][c]);
             }
             table.row(cells);
         }

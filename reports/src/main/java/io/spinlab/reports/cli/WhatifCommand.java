@@ -248,7 +248,11 @@ final class WhatifCommand implements Callable<Integer> {
                     for (int pause : pauseCycles) {
                         for (int procs : processors) {
                             ExperimentRow row = results.get(i++);
-                            map.put(pause, procs, row.deltaPercent());
+                            if (row.completed() && row.notMeasurable().isEmpty()) {
+                                map.put(pause, procs, row.deltaPercent());
+                            } else {
+                                map.putNotMeasured(pause, procs);
+                            }
                             if (curve != null) {
                                 curve.put("pause=" + pause + ",procs=" + procs, value, row);
                             }
@@ -264,6 +268,11 @@ final class WhatifCommand implements Callable<Integer> {
                 }
             }
         }
+        results.stream().filter(r -> r.failure().isPresent())
+                .forEach(r -> text.println("n/m, failed: " + r.failure().orElseThrow()));
+        results.stream().filter(r -> r.completed() && r.notMeasurable().isPresent())
+                .forEach(r -> text.println("n/m, not measurable: " + r.workload() + "(" + r.parameters() + ") on "
+                        + r.machine() + ": " + r.notMeasurable().orElseThrow()));
         results.stream().filter(r -> r.windowExtended().isPresent())
                 .forEach(r -> text.println("longer window: " + r.workload() + "(" + r.parameters() + ") on "
                         + r.machine() + ": " + r.windowExtended().orElseThrow()));

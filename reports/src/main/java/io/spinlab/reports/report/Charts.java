@@ -112,9 +112,15 @@ public final class Charts {
             }
             int x = multiples.indexOf(multiple.get());
             ExperimentRow r = row.result();
-            addFinite(series.get(seriesKey("left", row.variant())), x, r.leftScore(), r.leftScores());
-            addFinite(series.get(seriesKey("right", row.variant())), x, r.rightScore(), r.rightScores());
-            if (r.published().deltaPercent().isPresent() && Double.isFinite(r.leftScore())) {
+            // A side that counted too few operations has no score to draw (nor to apply a published Δ to).
+            boolean leftMeasured = !r.countedTooFew(true);
+            if (leftMeasured) {
+                addFinite(series.get(seriesKey("left", row.variant())), x, r.leftScore(), r.leftScores());
+            }
+            if (!r.countedTooFew(false)) {
+                addFinite(series.get(seriesKey("right", row.variant())), x, r.rightScore(), r.rightScores());
+            }
+            if (r.published().deltaPercent().isPresent() && leftMeasured && Double.isFinite(r.leftScore())) {
                 double implied = r.leftScore() * (1 + r.published().deltaPercent().getAsDouble() / 100);
                 published.add(x, implied, implied, implied);
                 highest = Math.max(highest, implied);
@@ -132,7 +138,8 @@ public final class Charts {
                     }
                 }
             }
-            for (double v : concat(r.leftScores(), r.rightScores())) {
+            for (double v : concat(leftMeasured ? r.leftScores() : List.of(),
+                    r.countedTooFew(false) ? List.of() : r.rightScores())) {
                 if (Double.isFinite(v) && v > 0) {
                     lowest = Math.min(lowest, v);
                     highest = Math.max(highest, v);

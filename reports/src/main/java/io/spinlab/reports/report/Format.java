@@ -31,13 +31,23 @@ public final class Format {
      * {@code +12.3 [-4.0, +28.6]}; just {@code +12.3} with one seed.
      */
     public static String delta(ExperimentRow row) {
+        if (row.notMeasurable().isPresent()) {
+            return "n/a";
+        }
         String text = percent(row.deltaPercent());
         return row.deltaSpread().map(s -> text + " [" + percent(s.low95()) + ", " + percent(s.high95()) + "]")
                 .orElse(text);
     }
 
-    /** A row's score on one side, with the range over its seeds when they differ: {@code 123.4 (118.0–130.2)}. */
+    /**
+     * A row's score on one side, with the range over its seeds when they differ: {@code 123.4 (118.0–130.2)};
+     * for a side that counted too few operations to make a score, what it counted instead:
+     * {@code too few: 17 operations}.
+     */
     public static String score(ExperimentRow row, boolean left) {
+        if (row.countedTooFew(left)) {
+            return "too few: " + row.counted(left);
+        }
         double median = left ? row.leftScore() : row.rightScore();
         Optional<Spread> spread = left ? row.leftSpread() : row.rightSpread();
         String text = score(median);

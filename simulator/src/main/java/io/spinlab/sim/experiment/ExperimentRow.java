@@ -202,10 +202,10 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         long left = operationsPerCount(leftMetrics);
         long right = operationsPerCount(rightMetrics);
         List<String> sides = new ArrayList<>();
-        if (leftOperations >= 0 && leftOperations / left < MIN_OPERATIONS) {
+        if (countedTooFew(true)) {
             sides.add("left counted " + counted(leftOperations, left));
         }
-        if (rightOperations >= 0 && rightOperations / right < MIN_OPERATIONS) {
+        if (countedTooFew(false)) {
             sides.add("right counted " + counted(rightOperations, right));
         }
         if (sides.isEmpty()) {
@@ -214,6 +214,29 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         boolean batches = left > 1 || right > 1;
         return Optional.of(String.join(" and ", sides) + " operations in the window (fewer than " + MIN_OPERATIONS
                 + (batches ? " batches" : "") + ")");
+    }
+
+    /**
+     * Whether the left (or right) side completed but counted fewer than {@link #MIN_OPERATIONS}
+     * operations, or batches, on some seed: its score is no measurement, and the row is
+     * {@linkplain #notMeasurable() not measurable}.
+     */
+    public boolean countedTooFew(boolean left) {
+        long operations = left ? leftOperations : rightOperations;
+        return operations >= 0 && operations / operationsPerCount(left ? leftMetrics : rightMetrics) < MIN_OPERATIONS;
+    }
+
+    /**
+     * What one side counted, for a reader: {@code 17 operations}, or {@code 60 batches of 512}
+     * where the workload counts in batches; {@code failed} for a side that did not complete.
+     */
+    public String counted(boolean left) {
+        long operations = left ? leftOperations : rightOperations;
+        long perCount = operationsPerCount(left ? leftMetrics : rightMetrics);
+        if (operations < 0) {
+            return "failed";
+        }
+        return perCount == 1 ? operations + " operations" : operations / perCount + " batches of " + perCount;
     }
 
     /** Whether either side counts its operations in batches ({@link WorkloadResult#OPERATIONS_PER_COUNT} above 1). */
