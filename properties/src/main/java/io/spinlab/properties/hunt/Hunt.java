@@ -10,8 +10,10 @@ import io.spinlab.properties.engine.PropertyFailure;
 import io.spinlab.properties.sim.SimGens;
 import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
+import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.workload.SimulatedRun;
+import io.spinlab.sim.workload.WorkloadResult;
 import io.spinlab.sim.workload.WorkloadSource;
 
 import java.util.ArrayList;
@@ -25,11 +27,20 @@ import java.util.Optional;
  * and seeds; run the baseline and the candidate tuning on each in the simulator, over several
  * seeds with the machine's run-to-run noise; look for a case where the candidate scores worse
  * than the baseline by more than a threshold on every seed's evidence (the 95 % interval of the
- * per-seed Δ below −threshold). A find is shrunk
- * by the property engine to the smallest machine, fewest threads and shortest run that still
- * regresses, and reported with the command that replays it.
+ * per-seed Δ below −threshold). A case in which a side counted fewer than
+ * {@value #MIN_OPERATIONS} operations on a seed is no evidence either way (as in {@code reproduce}:
+ * a handful of operations, or none in a window still inside the run's start-up, is not a score). A
+ * find is shrunk by the property engine to the smallest machine, fewest threads and shortest run
+ * that still regresses measurably, and reported with the command that replays it.
  */
 public final class Hunt {
+
+    /**
+     * Fewer operations (or batches, where a workload counts in batches) than this in a side's
+     * window, on any seed, make a case no evidence: {@link ExperimentRow#MIN_OPERATIONS}, as in
+     * {@code reproduce}.
+     */
+    public static final long MIN_OPERATIONS = ExperimentRow.MIN_OPERATIONS;
 
     /** Most cases one hunt may try: beyond this a hunt on 2 cores runs for days. */
     public static final int MAX_BUDGET = 100_000;
@@ -104,10 +115,12 @@ public final class Hunt {
      * @param shrinkSteps how many times shrinking made the case simpler
      * @param replay the command that replays the shrunk case
      * @param huntSeed the seed of the hunt
+     * @param replayed the case a replay ran, if this is a replay that found no regression
+     * @param notMeasurable why the replayed case is no evidence (a side counted too few operations); empty if it is
      */
     public record Report(Optional<HuntCase> found, Optional<HuntCase> original, double baselineScore,
                          double candidateScore, int casesTried, int shrinkSteps, String replay, long huntSeed,
-                         Optional<HuntCase> replayed) {
+                         Optional<HuntCase> replayed, Optional<String> notMeasurable) {
 
         /** The candidate's change against the baseline on the shrunk case, in %. */
         public double deltaPercent() {
@@ -122,6 +135,11 @@ public final class Hunt {
 
         /** The report in words, with the replay line of a find. */
         public String describe(Config config) {
+            if (found.isEmpty() && replayed.isPresent() && notMeasurable.isPresent()) {
+                return String.format(Locale.ROOT, "hunt %s vs %s, replayed case: %s%n  not measurable: %s",
+                        config.candidate().describe(), config.baseline().describe(), replayed.get(),
+                        notMeasurable.get());
+            }
             if (found.isEmpty() && replayed.isPresent()) {
                 return String.format(Locale.ROOT, "hunt %s vs %s, replayed case: %s%n  baseline:  %.1f ops/ms%n"
                         + "  candidate: %.1f ops/ms, %+.1f %%: no regression beyond %.1f %%",
@@ -169,43 +187,67 @@ public final class Hunt {
      * cost model (shared memory and instructions costed), and returns its score in ops/ms.
      */
     public static double score(HuntCase huntCase, Tuning tuning, Faults faults, long seed, boolean noise) {
+        return result(huntCase, tuning, faults, seed, noise).opsPerMs();
+    }
+
+    /** Whether {@code result} counted fewer than {@link #MIN_OPERATIONS} operations, or batches of them. */
+    private static boolean countedTooFew(WorkloadResult result) {
+        Double perCount = result.metrics().get(WorkloadResult.OPERATIONS_PER_COUNT);
+        long batch = perCount == null || perCount < 1 ? 1 : perCount.longValue();
+        return result.operations() / batch < MIN_OPERATIONS;
+    }
+
+    private static WorkloadResult result(HuntCase huntCase, Tuning tuning, Faults faults, long seed, boolean noise) {
         SimulatedRun run = huntCase.workload().simulate(HuntWorkloads.parameters(huntCase), tuning,
                 Simulation.builder(huntCase.machine()).seed(seed).faults(faults).memoryModel(true).noise(noise));
         run.simulation().requireCompleted();
-        return run.opsPerMs();
+        return run.result();
     }
 
     /**
      * Both tunings on one case over the configuration's seeds: the medians, and whether the
      * candidate regressed. With two or more seeds a regression needs the whole 95 % interval of
      * the per-seed Δ below −threshold, so that one unlucky trajectory is never a find; with one
-     * seed, the Δ itself.
+     * seed, the Δ itself. A case in which a side counted fewer than {@link #MIN_OPERATIONS}
+     * operations on some seed never regresses: it measured nothing.
      */
     static Outcome outcome(HuntCase huntCase, Config config) {
         List<Double> base = new ArrayList<>();
         List<Double> cand = new ArrayList<>();
         List<Double> deltas = new ArrayList<>();
+        List<String> tooFew = new ArrayList<>();
         for (int k = 0; k < config.seeds(); k++) {
             long seed = huntCase.seed() + k;
-            double b = score(huntCase, config.baseline(), config.faults(), seed, config.noise());
-            double c = score(huntCase, config.candidate(), config.faults(), seed, config.noise());
-            base.add(b);
-            cand.add(c);
-            deltas.add(b == 0 ? (c == 0 ? 0 : Double.POSITIVE_INFINITY) : (c - b) * 100 / b);
+            WorkloadResult b = result(huntCase, config.baseline(), config.faults(), seed, config.noise());
+            WorkloadResult c = result(huntCase, config.candidate(), config.faults(), seed, config.noise());
+            base.add(b.opsPerMs());
+            cand.add(c.opsPerMs());
+            deltas.add(b.opsPerMs() == 0 ? (c.opsPerMs() == 0 ? 0 : Double.POSITIVE_INFINITY)
+                    : (c.opsPerMs() - b.opsPerMs()) * 100 / b.opsPerMs());
+            if (countedTooFew(b)) {
+                tooFew.add("the baseline counted " + b.operations() + " operations with seed " + seed);
+            }
+            if (countedTooFew(c)) {
+                tooFew.add("the candidate counted " + c.operations() + " operations with seed " + seed);
+            }
         }
         double baseline = Spread.of(base).median();
         double candidate = Spread.of(cand).median();
+        Optional<String> notMeasurable = tooFew.isEmpty() ? Optional.empty()
+                : Optional.of(String.join(", ", tooFew) + " in the window (fewer than " + MIN_OPERATIONS + ")");
         boolean regressed;
-        if (deltas.size() >= 2 && deltas.stream().allMatch(Double::isFinite)) {
+        if (notMeasurable.isPresent()) {
+            regressed = false;
+        } else if (deltas.size() >= 2 && deltas.stream().allMatch(Double::isFinite)) {
             regressed = Spread.ofDeltaPercents(deltas).high95() < -config.thresholdPercent();
         } else {
             regressed = candidate < baseline * (1 - config.thresholdPercent() / 100);
         }
-        return new Outcome(baseline, candidate, regressed);
+        return new Outcome(baseline, candidate, regressed, notMeasurable);
     }
 
-    /** What one case gave: the medians and the verdict. */
-    record Outcome(double baseline, double candidate, boolean regressed) {
+    /** What one case gave: the medians, the verdict, and why it measured nothing if it did not. */
+    record Outcome(double baseline, double candidate, boolean regressed, Optional<String> notMeasurable) {
     }
 
     /** Hears about each case as the hunt runs it, so that a command line can show progress. */
@@ -244,6 +286,7 @@ public final class Hunt {
         int[] triedBeforeFind = {0};
         HuntCase[] last = {null};
         double[] lastScores = {0, 0};
+        List<Optional<String>> lastNotMeasurable = new ArrayList<>(List.of(Optional.<String>empty()));
         Property<HuntCase> property = Property.forAll(cases(config.workloads()))
                 .named("hunt " + config.candidate().describe() + " vs " + config.baseline().describe())
                 .tries(config.budget()).seed(config.seed());
@@ -259,6 +302,7 @@ public final class Hunt {
                 last[0] = huntCase;
                 lastScores[0] = base;
                 lastScores[1] = cand;
+                lastNotMeasurable.set(0, outcome.notMeasurable());
                 boolean regressed = outcome.regressed();
                 if (regressed && triedBeforeFind[0] == 0) {
                     triedBeforeFind[0] = tried[0];
@@ -270,10 +314,10 @@ public final class Hunt {
             });
             if (replayChoices != null) {
                 return new Report(Optional.empty(), Optional.empty(), lastScores[0], lastScores[1], tried[0], 0, "",
-                        config.seed(), Optional.ofNullable(last[0]));
+                        config.seed(), Optional.ofNullable(last[0]), lastNotMeasurable.get(0));
             }
             return new Report(Optional.empty(), Optional.empty(), 0, 0, tried[0], 0, "", config.seed(),
-                    Optional.empty());
+                    Optional.empty(), Optional.empty());
         } catch (PropertyFailure failure) {
             if (!(failure.getCause() instanceof Regression regression)) {
                 throw failure;
@@ -289,7 +333,7 @@ public final class Hunt {
                     + " --replay " + failure.minimalChoices();
             return new Report(Optional.of(regression.huntCase), Optional.of(original), regression.baseline,
                     regression.candidate, triedBeforeFind[0], failure.shrinkSteps(), replay, config.seed(),
-                    Optional.empty());
+                    Optional.empty(), Optional.empty());
         }
     }
 
