@@ -57,7 +57,8 @@ public final class Format {
 
     /**
      * CPU time per operation of both sides, {@code 412 → 380} (ns), from the rows' {@code
-     * cpuNanosPerOp} metric (of the seed whose Δ is the median); empty when a side lacks it.
+     * cpuNanosPerOp} metric (of the seed whose Δ is the median); empty when a side lacks it, and
+     * {@code –} for a side that counted too few operations to make a score.
      */
     public static String cpuPerOp(ExperimentRow row) {
         Double left = row.leftMetrics().get(io.spinlab.sim.experiment.Experiment.CPU_NANOS_PER_OP);
@@ -65,7 +66,11 @@ public final class Format {
         if (left == null || right == null) {
             return "";
         }
-        return String.format(Locale.ROOT, "%.0f → %.0f", left, right);
+        return cpuSide(row, true, left) + " → " + cpuSide(row, false, right);
+    }
+
+    private static String cpuSide(ExperimentRow row, boolean left, double nanos) {
+        return row.countedTooFew(left) ? "–" : String.format(Locale.ROOT, "%.0f", nanos);
     }
 
     /** A published claim: its Δ % where a figure exists, else its direction in words; empty for none. */
