@@ -1,6 +1,7 @@
 package io.spinlab.model.platform;
 
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * A {@link Platform} that hands every call to another one: the base of a platform that watches or changes a
@@ -73,6 +74,11 @@ public class ForwardingPlatform implements Platform {
     @Override
     public void measuredWindow(long startNanos, long endNanos) {
         delegate.measuredWindow(startNanos, endNanos);
+    }
+
+    @Override
+    public void measuredWindow(long startNanos, long endNanos, LongSupplier counted) {
+        delegate.measuredWindow(startNanos, endNanos, counted);
     }
 
     @Override

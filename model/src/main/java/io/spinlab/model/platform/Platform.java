@@ -1,5 +1,7 @@
 package io.spinlab.model.platform;
 
+import java.util.function.LongSupplier;
+
 /**
  * The seam between the primitives and whatever runs them: every primitive goes through a
  * {@code Platform} for everything that touches time, the processor or the scheduler.
@@ -78,6 +80,17 @@ public interface Platform {
      * metrics only: it costs nothing, is not a scheduling point, and the hardware ignores it.
      */
     default void measuredWindow(long startNanos, long endNanos) {
+    }
+
+    /**
+     * As {@link #measuredWindow(long, long)}, and {@code counted} tells how many operations the
+     * harness has counted in the window so far. A platform that keeps metrics may read it at
+     * instants of its own choosing, outside the measured code's time and order (the simulator
+     * reads it once, at the window's midpoint, to see whether the rate still changes); it must
+     * cost nothing and be no scheduling point. By default the same as the two-argument call.
+     */
+    default void measuredWindow(long startNanos, long endNanos, LongSupplier counted) {
+        measuredWindow(startNanos, endNanos);
     }
 
     /** Makes {@code thread}'s current or next park return; null is ignored. */

@@ -47,6 +47,10 @@ final class ExperimentTables {
                 .forEach(r -> out.append("longer window: ").append(r.workload()).append('(').append(r.parameters())
                         .append(") on ").append(r.machine()).append(": ").append(r.windowExtended().orElseThrow())
                         .append('\n'));
+        rows.stream().filter(r -> r.rateChanging().isPresent())
+                .forEach(r -> out.append("rate still changing: ").append(r.workload()).append('(')
+                        .append(r.parameters()).append(") on ").append(r.machine()).append(": ")
+                        .append(r.rateChanging().orElseThrow()).append('\n'));
         return out.toString();
     }
 

@@ -166,6 +166,12 @@ final class RunCommand implements Callable<Integer> {
             text.append(String.format(Locale.ROOT, "  %s: %s%n", metric.getKey(), format(metric.getValue())));
         }
         if (simulation != null) {
+            simulation.metrics().window().filter(w -> !Double.isNaN(w.halvesRatio())).ifPresent(w -> text.append(
+                    String.format(Locale.ROOT, "window halves: %d then %d operations (second over first: %s)%n",
+                            w.firstHalfOperations(), w.secondHalfOperations(), Double.isInfinite(w.halvesRatio())
+                                    ? "∞" : String.format(Locale.ROOT, "×%.2f", w.halvesRatio()))));
+        }
+        if (simulation != null) {
             text.append("cost model: ").append(simulation.memoryModel() ? "full (shared memory and instructions "
                     + "costed)" : "fast (Platform calls only)").append('\n');
             text.append("digest: ").append(simulation.digest()).append('\n');
@@ -214,6 +220,10 @@ final class RunCommand implements Callable<Integer> {
             RunMetrics m = simulation.metrics();
             metrics.put("contextSwitches", m.totalContextSwitches());
             metrics.put("meanUtilization", m.meanUtilization());
+            m.window().filter(w -> !Double.isNaN(w.halvesRatio())).ifPresent(w -> {
+                metrics.put("firstHalfOperations", w.firstHalfOperations());
+                metrics.put("secondHalfOperations", w.secondHalfOperations());
+            });
             for (Activity activity : Activity.values()) {
                 metrics.put(activity.label() + "Picos", m.totalPicos(activity));
             }

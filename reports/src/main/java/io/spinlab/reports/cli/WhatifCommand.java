@@ -276,6 +276,9 @@ final class WhatifCommand implements Callable<Integer> {
         results.stream().filter(r -> r.windowExtended().isPresent())
                 .forEach(r -> text.println("longer window: " + r.workload() + "(" + r.parameters() + ") on "
                         + r.machine() + ": " + r.windowExtended().orElseThrow()));
+        results.stream().filter(r -> r.rateChanging().isPresent())
+                .forEach(r -> text.println("rate still changing: " + r.workload() + "(" + r.parameters() + ") on "
+                        + r.machine() + ": " + r.rateChanging().orElseThrow()));
         if (out != null) {
             for (Map.Entry<String, Heatmap> entry : maps.entrySet()) {
                 String file = entry.getKey().replaceAll("[^A-Za-z0-9.-]", "_") + ".svg";

@@ -7,7 +7,8 @@ import picocli.CommandLine.Option;
 /**
  * How long the windows of the commands that run experiment rows ({@code reproduce},
  * {@code whatif}) are: as planned, with a second window of ten time slices for rows that counted
- * too few operations (and a third run after a hundred slices of warm-up for rows still short), or
+ * too few operations (and a third run after a hundred slices of warm-up for rows still short), the
+ * same window after a longer warm-up for rows whose rate still changed between its halves, or
  * also for rows whose score did not settle over the seeds ({@code --settle}).
  */
 final class WindowOptions {

@@ -146,6 +146,9 @@ public final class HtmlReport {
             row.result().windowExtended().ifPresent(why -> html.append("<p class=\"window-extended\">longer window: ")
                     .append(escape(row.label())).append(" on ").append(escape(row.result().machine())).append(" (")
                     .append(escape(row.result().parameters())).append("): ").append(escape(why)).append("</p>\n"));
+            row.result().rateChanging().ifPresent(why -> html.append("<p class=\"rate-changing\">rate still changing: ")
+                    .append(escape(row.label())).append(" on ").append(escape(row.result().machine())).append(": ")
+                    .append(escape(why)).append("</p>\n"));
         }
         html.append("</section>\n");
     }

@@ -151,11 +151,18 @@ public final class JsonReport {
         } else {
             node.putNull("windowExtended");
         }
+        if (r.rateChanging().isPresent()) {
+            node.put("rateChanging", r.rateChanging().get());
+        } else {
+            node.putNull("rateChanging");
+        }
         ArrayNode seeds = node.putArray("seeds");
         r.seeds().forEach(seeds::add);
         numbers(node.putArray("leftScores"), r.leftScores());
         numbers(node.putArray("rightScores"), r.rightScores());
         numbers(node.putArray("deltaPercents"), r.deltaPercents());
+        numbers(node.putArray("leftHalvesRatios"), r.leftHalvesRatios());
+        numbers(node.putArray("rightHalvesRatios"), r.rightHalvesRatios());
         spread(node, "leftSpread", r.leftSpread());
         spread(node, "rightSpread", r.rightSpread());
         spread(node, "deltaSpread", r.deltaSpread());

@@ -96,7 +96,13 @@ public final class MarkdownReport {
                     .append(" (").append(cell(row.result().parameters())).append("): ")
                     .append(cell(row.result().windowExtended().orElseThrow())).append('\n');
         }
-        if (!failed.isEmpty() || !empty.isEmpty() || !extended.isEmpty()) {
+        List<ReportRow> changing = section.rows().stream().filter(r -> r.result().rateChanging().isPresent())
+                .toList();
+        for (ReportRow row : changing) {
+            md.append("- rate still changing: ").append(row.label()).append(" on ").append(row.result().machine())
+                    .append(": ").append(cell(row.result().rateChanging().orElseThrow())).append('\n');
+        }
+        if (!failed.isEmpty() || !empty.isEmpty() || !extended.isEmpty() || !changing.isEmpty()) {
             md.append('\n');
         }
     }

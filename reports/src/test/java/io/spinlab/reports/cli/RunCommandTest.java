@@ -35,6 +35,10 @@ class RunCommandTest {
         assertThat(first.get("workload").asText()).isEqualTo("mres-wait-drain-rate");
         assertThat(first.get("threads").asInt()).isEqualTo(8);
         assertThat(first.get("score").asDouble()).isPositive();
+        // The window's two halves, read by the simulator at its midpoint and end, make its operations.
+        JsonNode metrics = first.get("metrics");
+        assertThat(metrics.get("firstHalfOperations").asLong() + metrics.get("secondHalfOperations").asLong())
+                .isCloseTo(metrics.get("operations").asLong(), org.assertj.core.data.Percentage.withPercentage(5));
         assertThat(run(args)).isZero();
         JsonNode second = new ObjectMapper().readTree(out.toString());
         assertThat(second.get("digest")).isEqualTo(first.get("digest"));
@@ -44,7 +48,7 @@ class RunCommandTest {
     void shouldPrintATextReportWithMetrics() {
         assertThat(run("run", "--workload", "semaphore-latency", "--duration", "200us")).isZero();
         assertThat(out.toString()).contains("score:").contains("ops/ms").contains("digest:").contains("cpu0")
-                .contains("reproduce:");
+                .contains("reproduce:").containsPattern("window halves: \\d+ then \\d+ operations \\(second over first: ");
     }
 
     @Test

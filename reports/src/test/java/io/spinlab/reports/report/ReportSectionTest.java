@@ -79,6 +79,32 @@ class ReportSectionTest {
     }
 
     @Test
+    void shouldListARowWhoseRateStillChangedWithTheRatiosOfItsWindowsHalves() throws Exception {
+        Experiment experiment = Experiments.byName("future-cpus").select(r -> r.machine().logicalProcessors() == 16
+                && r.machine().pauseCycles() == 300 && r.workload().name().equals("mres-wait-drain-rate"));
+        var planned = experiment.rows().getFirst();
+        ExperimentRow later = new ExperimentRow(experiment.name(), "mres-wait-drain-rate", planned.machine().name(),
+                "threads=1pc,delay=0,warmup=10ms,window=4ms", "legacy", 150, "current", 300, planned.published(),
+                Map.of(), Map.of(), Optional.empty(), 0, false, 600, 1_200, List.of(1L, 2L), List.of(150.0, 160.0),
+                List.of(300.0, 310.0), "", List.of(1.0, 1.1), List.of(2.0, Double.POSITIVE_INFINITY))
+                .withWindowExtension("extended from warmup=2ms,window=4ms, where the right side counted 1.80 to 1.90 "
+                        + "times as many operations in the window's second half as in its first, on every seed", 5);
+        String why = "the right side counted 2.00 to ∞ times as many operations in the window's second half as in "
+                + "its first, on every seed";
+        assertThat(later.rateChanging()).contains(why);
+
+        ReportData data = new ReportData(List.of(ReportSection.of(experiment, List.of(later))),
+                ReportFixture.PROVENANCE);
+
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(JsonReport.render(data));
+        assertThat(json.at("/experiments/0/rows/0/rateChanging").asText()).isEqualTo(why);
+        assertThat(json.at("/experiments/0/rows/0/leftHalvesRatios/1").asDouble()).isEqualTo(1.1);
+        assertThat(json.at("/experiments/0/rows/0/rightHalvesRatios/1").isNull()).as("∞ has no JSON number").isTrue();
+        assertThat(MarkdownReport.render(data)).contains("- rate still changing: ").contains(": " + why);
+        assertThat(HtmlReport.render(data)).contains("<p class=\"rate-changing\">rate still changing: ");
+    }
+
+    @Test
     void shouldTableEachMachineWithItsPublishedTotalWhenMachinesAreFew() {
         List<ResultTable> tables = ReportFixture.procScaling().tables();
 

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * The discrete-event core of one {@link Simulation}: the virtual clock, the event queue, the
@@ -339,7 +340,8 @@ final class Engine {
                 return false;
             }
             long time = e.time;
-            if (time > virtualLimitPicos || steps == maxSteps || ((steps + 1) & WALL_CHECK_MASK) == 0) {
+            if (time > virtualLimitPicos || steps == maxSteps || ((steps + 1) & WALL_CHECK_MASK) == 0
+                    || time >= window.sampleAt()) {
                 return false;
             }
             if (dispatcher.preemptDue(me, time)) {
@@ -411,12 +413,12 @@ final class Engine {
      * virtual clock. Bookkeeping only, like the spin-wait attribution: not a scheduling point and
      * not in the digest.
      */
-    void measuredWindow(long startNanos, long endNanos) {
+    void measuredWindow(long startNanos, long endNanos, LongSupplier counted) {
         SimThread me = current;
         if (me == null || me.thread != Thread.currentThread()) {
             throw notInSimulation();
         }
-        window.announce(OsCosts.toPicos(startNanos), OsCosts.toPicos(endNanos));
+        window.announce(OsCosts.toPicos(startNanos), OsCosts.toPicos(endNanos), counted);
     }
 
     /**
@@ -617,6 +619,9 @@ final class Engine {
             }
             now = time;
             stores.commitUpTo(now);
+            if (time >= window.sampleAt()) {
+                window.sample(); // here, on the engine's thread, never on a simulated one (continueInline)
+            }
             steps++;
             if ((steps & WALL_CHECK_MASK) == 0 && System.nanoTime() - wallStart > wallLimitNanos) {
                 exhausted("wall-clock budget of " + budgets.maxWallMillis() + " ms exhausted");

@@ -4,6 +4,7 @@ import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.platform.Platform;
 
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * The {@link Platform} of a {@link Simulation}: the primitives run on it unchanged, on virtual
@@ -119,7 +120,13 @@ public final class SimulatedPlatform implements Platform {
     /** Counts the calling thread as spin-waiting on {@code blocker} from now on; free, not a scheduling point. */
     @Override
     public void measuredWindow(long startNanos, long endNanos) {
-        engine.measuredWindow(startNanos, endNanos);
+        engine.measuredWindow(startNanos, endNanos, null);
+    }
+
+    /** As the two-argument call; the engine reads {@code counted} once, at the window's midpoint, off the simulated threads. */
+    @Override
+    public void measuredWindow(long startNanos, long endNanos, LongSupplier counted) {
+        engine.measuredWindow(startNanos, endNanos, counted);
     }
 
     @Override

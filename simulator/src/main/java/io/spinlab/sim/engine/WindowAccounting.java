@@ -4,13 +4,17 @@ import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.MeasuredWindow;
 
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * The processor time the run's threads spend inside the window its harness measures: once the
  * harness announces the window ({@code Platform.measuredWindow}), every working, spinning or
  * yielding interval charged to a thread adds the part of it that lies inside, and an interval
- * taken back (a PAUSE batch cut short) subtracts its part. Facts for metrics only: nothing here
- * changes an event, a time or the digest.
+ * taken back (a PAUSE batch cut short) subtracts its part. If the harness also hands over its
+ * count of operations, the engine reads it when its clock first reaches the window's midpoint and
+ * again at its end ({@link #sampleAt()}), so that a run can tell the window's two halves apart (a rate still
+ * changing is a start-up, not the primitive). Facts for metrics only: nothing here changes an
+ * event, a time or the digest.
  */
 final class WindowAccounting {
     /*
@@ -27,6 +31,10 @@ final class WindowAccounting {
 
     private long start = NONE;
     private long end = NONE;
+    private LongSupplier counted;
+    private long sampleAt = Long.MAX_VALUE;
+    private long atMidpoint = MeasuredWindow.NOT_SAMPLED;
+    private long atEnd = MeasuredWindow.NOT_SAMPLED;
     private long working;
     private long spinning;
     private long yielding;
@@ -36,9 +44,46 @@ final class WindowAccounting {
      * later ones and empty windows are ignored.
      */
     void announce(long startPicos, long endPicos) {
+        announce(startPicos, endPicos, null);
+    }
+
+    /**
+     * As {@link #announce(long, long)}, with the harness's count of operations so far (null for
+     * none), read at the midpoint and at the end.
+     */
+    void announce(long startPicos, long endPicos, LongSupplier operations) {
         if (start == NONE && endPicos > startPicos) {
             start = startPicos;
             end = endPicos;
+            if (operations != null) {
+                counted = operations;
+                sampleAt = startPicos + (endPicos - startPicos) / 2;
+            }
+        }
+    }
+
+    /**
+     * The virtual time, ps, from which the count is next due to be read ({@link #sample}): the window's
+     * midpoint, then its end; {@link Long#MAX_VALUE} when none is (no count announced, or both read). The
+     * engine reads it off every simulated thread, before it takes the first event at or after this time.
+     */
+    long sampleAt() {
+        return sampleAt;
+    }
+
+    /**
+     * Reads the harness's count now. Call only off the simulated threads (the count is guest code: on the
+     * engine's thread its memory hooks do nothing, so reading costs no virtual time and orders nothing).
+     */
+    void sample() {
+        long now = counted.getAsLong();
+        if (atMidpoint == MeasuredWindow.NOT_SAMPLED) {
+            atMidpoint = now;
+            sampleAt = end;
+        } else {
+            atEnd = now;
+            sampleAt = Long.MAX_VALUE;
+            counted = null;
         }
     }
 
@@ -70,6 +115,7 @@ final class WindowAccounting {
     /** The window's processor time, or empty if no window was announced. */
     Optional<MeasuredWindow> result() {
         return start == NONE ? Optional.empty()
-                : Optional.of(new MeasuredWindow(start, end, working, spinning, yielding));
+                : Optional.of(new MeasuredWindow(start, end, working, spinning, yielding,
+                        atMidpoint, atEnd == MeasuredWindow.NOT_SAMPLED ? MeasuredWindow.NOT_SAMPLED : atEnd - atMidpoint));
     }
 }

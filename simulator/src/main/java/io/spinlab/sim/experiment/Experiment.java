@@ -276,11 +276,15 @@ public final class Experiment {
      * This experiment with or without the longer windows (on by default): a row whose
      * planned window left a side with fewer than {@link ExperimentRow#MIN_OPERATIONS}
      * operations on some seed runs again, every seed and both tunings, over
-     * {@value #EXTENDED_WINDOW_SLICES} of the machine's time slices (warm-up a quarter of that,
-     * as {@code Experiments.windowFor} has it), and that run is the row
+     * {@value #EXTENDED_WINDOW_SLICES} of the machine's time slices (warm-up a quarter of that, as
+     * {@code Experiments.windowFor} has it), and that run is the row
      * ({@link ExperimentRow#windowExtended()} says so). If a side still counts too few single
      * operations (not batches, whose shortfall a warm-up does not change), the row runs once more
-     * after a warm-up of {@value #SETTLING_WARMUP_SLICES} slices, and that run is the row. A row
+     * after a warm-up of {@value #SETTLING_WARMUP_SLICES} slices, and that run is the row. A row that
+     * counted enough but at a rate still changing between its window's halves on every seed
+     * ({@link ExperimentRow#rateChanging()}: a start-up) runs its own window again after the warm-up
+     * of a ten-slice window ({@link #laterWindow}), and that run is the row; if its rate still changes
+     * there, the row says so. A row
      * whose window and warm-up already span that long, or whose workload has no {@code warmup}
      * and {@code window} parameters, stays as it is.
      */
@@ -459,14 +463,24 @@ public final class Experiment {
         return extendWindows && row.completed() && whyLonger(row).isPresent();
     }
 
-    /** Why {@code row} needs a longer window: too few operations, or (with settled windows) an unsettled score. */
+    /**
+     * Why {@code row} needs a longer window: too few operations, a rate still changing between the window's
+     * halves, or (with settled windows) an unsettled score.
+     */
     private Optional<String> whyLonger(ExperimentRow row) {
         Optional<String> tooFew = row.notMeasurable();
-        return tooFew.isPresent() || !settle ? tooFew : row.unsettled();
+        if (tooFew.isPresent()) {
+            return tooFew;
+        }
+        Optional<String> changing = row.rateChanging();
+        return changing.isPresent() || !settle ? changing : row.unsettled();
     }
 
     /**
-     * The run that follows {@code planned}'s, whose result was {@code result}: over
+     * The run that follows {@code planned}'s, whose result was {@code result}. A row that counted
+     * enough at a rate still changing ({@link ExperimentRow#rateChanging()}) runs its window again
+     * after the warm-up of a ten-slice window ({@link #laterWindow}), if its own was shorter, and
+     * then no more (but for {@linkplain #withSettledWindows settled windows}). Otherwise: over
      * {@value #EXTENDED_WINDOW_SLICES} time slices ({@link #longerWindow}) if its window was shorter;
      * else, if a side still counted too few single operations, after a warm-up of
      * {@value #SETTLING_WARMUP_SLICES} slices ({@link #longerWarmup}); else none.
@@ -474,6 +488,15 @@ public final class Experiment {
     private Optional<PlannedRow> nextWindow(PlannedRow planned, ExperimentRow result) {
         if (!needsLongerWindow(result)) {
             return Optional.empty();
+        }
+        if (result.notMeasurable().isEmpty() && result.rateChanging().isPresent()) {
+            Optional<PlannedRow> later = laterWindow(planned);
+            if (later.isPresent()) {
+                return later;
+            }
+            if (!settle || result.unsettled().isEmpty()) {
+                return Optional.empty();
+            }
         }
         Optional<PlannedRow> longer = longerWindow(planned);
         if (longer.isPresent()) {
@@ -548,10 +571,26 @@ public final class Experiment {
      * parameters or its warm-up is already that long.
      */
     static Optional<PlannedRow> longerWarmup(PlannedRow row) {
+        return withWarmup(row, Math.round(SETTLING_WARMUP_SLICES * row.machine().timeSliceNs()));
+    }
+
+    /**
+     * {@code row} with the warm-up of a window of {@value #EXTENDED_WINDOW_SLICES} time slices (a quarter
+     * of it: two and a half slices, 10 ms on the presets) and its own window: the same measurement,
+     * begun after the first slices' ends; empty when its workload has no {@code warmup} and
+     * {@code window} parameters or its warm-up is already that long. For a row whose rate still
+     * changed between its window's halves: at about twice its planned cost, where ten slices would
+     * cost up to nine times (the mres-wait-latency rows it marks are among the costliest).
+     */
+    static Optional<PlannedRow> laterWindow(PlannedRow row) {
+        return withWarmup(row, Math.round(EXTENDED_WINDOW_SLICES * row.machine().timeSliceNs()) / 4);
+    }
+
+    /** {@code row} with a warm-up of {@code target} ns and its window as it is; empty if its warm-up is that long. */
+    private static Optional<PlannedRow> withWarmup(PlannedRow row, long target) {
         if (!row.source().takesParameters()) {
             return Optional.empty();
         }
-        long target = Math.round(SETTLING_WARMUP_SLICES * row.machine().timeSliceNs());
         String parameters = row.workload().parameters();
         List<String> parts = new ArrayList<>();
         boolean windowed = false;
@@ -585,7 +624,8 @@ public final class Experiment {
     /** The two runs of one seed, reduced to what a row keeps. */
     private record SeedRun(long seed, double leftScore, double rightScore, long leftOperations,
                            long rightOperations, Map<String, Double> leftMetrics, Map<String, Double> rightMetrics,
-                           List<String> failures, long wallMillis) {
+                           List<String> failures, long wallMillis, double leftHalvesRatio,
+                           double rightHalvesRatio) {
     }
 
     private SeedRun runSeed(PlannedRow row, long seed, SharedRuns shared) {
@@ -597,7 +637,7 @@ public final class Experiment {
         double leftScore = score(l, failures);
         double rightScore = score(r, failures);
         return new SeedRun(seed, leftScore, rightScore, operations(l), operations(r), metrics(l), metrics(r),
-                failures, wallMillis);
+                failures, wallMillis, halvesRatio(l), halvesRatio(r));
     }
 
     /**
@@ -625,7 +665,8 @@ public final class Experiment {
         return new ExperimentRow(name, row.workload().name(), row.machine().name(), row.workload().parameters(),
                 left.describe(), leftScore, right.describe(), rightScore, row.published(), typical.leftMetrics(),
                 typical.rightMetrics(), failed ? Optional.of(String.join("; ", failures)) : Optional.empty(),
-                wallMillis, memoryModel, leftOps, rightOps, seedList, leftScores, rightScores);
+                wallMillis, memoryModel, leftOps, rightOps, seedList, leftScores, rightScores, "",
+                runs.stream().map(SeedRun::leftHalvesRatio).toList(), runs.stream().map(SeedRun::rightHalvesRatio).toList());
     }
 
     /** The seed whose Δ is the median (the lower middle one of an even count); the first if any Δ is not a number. */
@@ -671,6 +712,14 @@ public final class Experiment {
             return Double.NaN;
         }
         return run.workloadResult().get().opsPerMs();
+    }
+
+    /** The run's {@link io.spinlab.sim.trace.MeasuredWindow#halvesRatio()}; NaN if it failed or announced no window. */
+    private static double halvesRatio(SimulatedRun run) {
+        if (!run.simulation().completed() || run.simulation().metrics().window().isEmpty()) {
+            return Double.NaN;
+        }
+        return run.simulation().metrics().window().get().halvesRatio();
     }
 
     private static long operations(SimulatedRun run) {

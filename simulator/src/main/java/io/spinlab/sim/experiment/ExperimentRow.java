@@ -44,19 +44,34 @@ import java.util.OptionalDouble;
  * @param windowExtension empty, or why and from which windows the row was run again over a longer one
  *                        (see {@link Experiment#EXTENDED_WINDOW_SLICES}) or after a longer warm-up (see
  *                        {@link Experiment#SETTLING_WARMUP_SLICES}); {@code parameters} then hold the last
+ * @param leftHalvesRatios  per seed, the operations the left run counted in its window's second half over
+ *                          those in its first ({@link io.spinlab.sim.trace.MeasuredWindow#halvesRatio()}), NaN
+ *                          where not known; empty when no seed's were
+ * @param rightHalvesRatios the same for the right run
  */
 public record ExperimentRow(String experiment, String workload, String machine, String parameters,
                             String leftTuning, double leftScore, String rightTuning, double rightScore,
                             Published published, Map<String, Double> leftMetrics, Map<String, Double> rightMetrics,
                             Optional<String> failure, long wallMillis, boolean memoryModel, long leftOperations,
                             long rightOperations, List<Long> seeds, List<Double> leftScores,
-                            List<Double> rightScores, String windowExtension) {
+                            List<Double> rightScores, String windowExtension, List<Double> leftHalvesRatios,
+                            List<Double> rightHalvesRatios) {
 
     /** Fewer operations than this in a window make no score: a 0 or 1 says nothing about the primitive. */
     public static final long MIN_OPERATIONS = 100;
 
     /** A score is settled when its 95 % interval over the seeds lies within this many per cent of its mean. */
     public static final int SETTLED_PERCENT = 5;
+
+    /**
+     * A side's rate is still changing when, on every seed, its window's second half counted more than
+     * this many times the operations of its first half, or fewer than its inverse (two thirds): a
+     * start-up, not a steady rate. A harness figure, not a machine's: with the hundred operations a
+     * measurable window counts, halves of a steady rate differ by such a factor on one seed about once
+     * in twenty (the Poisson spread of two counts of 50), and on three seeds alike almost never; a
+     * bursty workload meets it more often, which costs a longer run, not a wrong score.
+     */
+    public static final double RATE_CHANGE_FACTOR = 1.5;
 
 
     public ExperimentRow {
@@ -78,6 +93,24 @@ public record ExperimentRow(String experiment, String workload, String machine, 
             throw new IllegalArgumentException("one left and one right score per seed; got " + seeds.size()
                     + " seeds, " + leftScores.size() + " left and " + rightScores.size() + " right scores");
         }
+        leftHalvesRatios = List.copyOf(leftHalvesRatios);
+        rightHalvesRatios = List.copyOf(rightHalvesRatios);
+        if ((!leftHalvesRatios.isEmpty() && leftHalvesRatios.size() != seeds.size())
+                || (!rightHalvesRatios.isEmpty() && rightHalvesRatios.size() != seeds.size())) {
+            throw new IllegalArgumentException("none or one ratio of the window's halves per seed; got " + seeds.size()
+                    + " seeds, " + leftHalvesRatios.size() + " left and " + rightHalvesRatios.size() + " right ratios");
+        }
+    }
+
+    /** A row without the counts of its windows' halves. */
+    public ExperimentRow(String experiment, String workload, String machine, String parameters, String leftTuning,
+            double leftScore, String rightTuning, double rightScore, Published published,
+            Map<String, Double> leftMetrics, Map<String, Double> rightMetrics, Optional<String> failure,
+            long wallMillis, boolean memoryModel, long leftOperations, long rightOperations, List<Long> seeds,
+            List<Double> leftScores, List<Double> rightScores, String windowExtension) {
+        this(experiment, workload, machine, parameters, leftTuning, leftScore, rightTuning, rightScore, published,
+                leftMetrics, rightMetrics, failure, wallMillis, memoryModel, leftOperations, rightOperations, seeds,
+                leftScores, rightScores, windowExtension, List.of(), List.of());
     }
 
     /** A row run over its first window only. */
@@ -109,7 +142,8 @@ public record ExperimentRow(String experiment, String workload, String machine, 
     public ExperimentRow withWindowExtension(String why, long earlierWallMillis) {
         return new ExperimentRow(experiment, workload, machine, parameters, leftTuning, leftScore, rightTuning,
                 rightScore, published, leftMetrics, rightMetrics, failure, wallMillis + earlierWallMillis,
-                memoryModel, leftOperations, rightOperations, seeds, leftScores, rightScores, why);
+                memoryModel, leftOperations, rightOperations, seeds, leftScores, rightScores, why, leftHalvesRatios,
+                rightHalvesRatios);
     }
 
     /** Why the row ran over a longer window than planned and which one it first ran; empty if it did not. */
@@ -308,6 +342,44 @@ public record ExperimentRow(String experiment, String workload, String machine, 
                 : String.format(Locale.ROOT, "%.1f to %.1f around a mean of %.1f", spread.low95(), spread.high95(),
                         mean);
         return Optional.of("the " + side + " score's 95 % interval is " + width);
+    }
+
+    /**
+     * Why the row's window measured a rate still changing, if it did: a measurable side whose window's
+     * second half counted more than {@value #RATE_CHANGE_FACTOR} times the operations of its first, or
+     * fewer than its inverse, on every seed ({@link #RATE_CHANGE_FACTOR}); e.g. {@code the right side
+     * counted 1.77 to 1.92 times as many operations in the window's second half as in its first, on
+     * every seed}. Empty for a steady, failed or {@linkplain #notMeasurable() not measurable} row, or one
+     * whose halves were not counted.
+     */
+    public Optional<String> rateChanging() {
+        if (!completed() || notMeasurable().isPresent()) {
+            return Optional.empty();
+        }
+        List<String> sides = new ArrayList<>();
+        rateChanging("left", leftHalvesRatios).ifPresent(sides::add);
+        rateChanging("right", rightHalvesRatios).ifPresent(sides::add);
+        if (sides.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(String.join(" and ", sides) + " in the window's second half as in its first, on every seed");
+    }
+
+    private static Optional<String> rateChanging(String side, List<Double> ratios) {
+        if (ratios.isEmpty() || ratios.stream().anyMatch(r -> Double.isNaN(r))) {
+            return Optional.empty();
+        }
+        double low = ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double high = ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        if (!(low > RATE_CHANGE_FACTOR) && !(high < 1 / RATE_CHANGE_FACTOR)) {
+            return Optional.empty();
+        }
+        String range = low == high ? times(low) : times(low) + " to " + times(high);
+        return Optional.of("the " + side + " side counted " + range + " times as many operations");
+    }
+
+    private static String times(double ratio) {
+        return Double.isInfinite(ratio) ? "∞" : String.format(Locale.ROOT, "%.2f", ratio);
     }
 
     /** True when both runs completed. */

@@ -46,6 +46,10 @@ public final class MeasuredRun {
      * (volatile) is set; a worker reads `armed` first. `stopped` is volatile. The counters are
      * opaque (see OpCounters): every counted operation lies inside the window by its own
      * clock read, so the sum needs no snapshot.
+     *
+     * The window's announcement hands the platform the counters' sum: the simulator reads it at
+     * the window's midpoint from its own thread (where it costs no virtual time), so that an
+     * experiment can compare the window's two halves; the hardware ignores it.
      */
 
     /** How long the controller waits for the threads to finish after the window, on the platform's clock. */
@@ -146,7 +150,7 @@ public final class MeasuredRun {
         long now = platform.nanoTime();
         windowStart = now + window.warmupNanos();
         windowEnd = windowStart + window.measureNanos();
-        platform.measuredWindow(windowStart, windowEnd);
+        platform.measuredWindow(windowStart, windowEnd, counters::sum);
         armed = true;
         for (long left = windowEnd - now; left > 0 && !stopped; left = windowEnd - platform.nanoTime()) {
             platform.parkNanos(this, left);

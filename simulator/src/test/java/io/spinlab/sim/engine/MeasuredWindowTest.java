@@ -8,11 +8,16 @@ import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.WorkloadRunner;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * {@code Platform.measuredWindow} in the simulator: the run reports its threads' processor time
- * inside the announced window only, and announcing it changes nothing else.
+ * inside the announced window only, and the harness's count at the window's midpoint if it hands
+ * one over; announcing it, and reading the count, change nothing else.
  */
 class MeasuredWindowTest {
 
@@ -69,6 +74,64 @@ class MeasuredWindowTest {
         assertThat(announced.endPicos()).isEqualTo(silent.endPicos());
     }
 
+    /**
+     * As {@link #spinners}, the long spinner counting its 1 µs batches in {@code done[0]} and, if
+     * {@code counted}, announcing the window with that count; {@code readOn} gets the thread that read it.
+     */
+    private static SimulationResult countingSpinners(boolean counted, long[] done, List<Thread> readOn) {
+        Simulation sim = Simulation.builder(MACHINE).seed(1).build();
+        SimulatedPlatform platform = sim.platform();
+        sim.startThread("long", () -> {
+            if (counted) {
+                platform.measuredWindow(2_000_000, 3_000_000, () -> {
+                    readOn.add(Thread.currentThread());
+                    return done[0];
+                });
+            } else {
+                platform.measuredWindow(2_000_000, 3_000_000);
+            }
+            for (int i = 0; i < 5_000; i++) {
+                platform.pause(10);
+                done[0]++;
+            }
+        });
+        sim.startThread("short", () -> {
+            for (int i = 0; i < 1_000; i++) {
+                platform.pause(10);
+            }
+            platform.sleep(10_000_000);
+        });
+        return sim.run().requireCompleted();
+    }
+
+    @Test
+    void shouldReadTheHarnesssCountAtTheWindowsMidpointAndEndOffTheSimulatedThreads() {
+        long[] done = new long[1];
+        List<Thread> readOn = new ArrayList<>();
+        MeasuredWindow window = countingSpinners(true, done, readOn).metrics().window().orElseThrow();
+
+        assertThat(window.midpointPicos()).isEqualTo(2_500 * US);
+        // Batch k ends at k µs; the engine reads before it takes the event at 2.5 ms, the end of batch 2,500,
+        // so the thread has counted the 2,499 batches before it.
+        assertThat(window.firstHalfOperations()).isEqualTo(2_499);
+        // Then at 3 ms, before the end of batch 3,000: 2,999 counted, 500 of them in the second half.
+        assertThat(window.secondHalfOperations()).isEqualTo(500);
+        assertThat(window.halvesRatio()).isEqualTo(500.0 / 2_499);
+        assertThat(readOn).hasSize(2);
+        assertThat(readOn).allSatisfy(t -> assertThat(t.isVirtual()).as("read on the engine's thread").isFalse());
+        assertThat(done[0]).isEqualTo(5_000);
+    }
+
+    @Test
+    void shouldChangeNoEventByReadingTheCount() {
+        SimulationResult counted = countingSpinners(true, new long[1], new ArrayList<>());
+        SimulationResult uncounted = countingSpinners(false, new long[1], new ArrayList<>());
+
+        assertThat(uncounted.metrics().window().orElseThrow().halvesRatio()).isNaN();
+        assertThat(counted.digest()).isEqualTo(uncounted.digest());
+        assertThat(counted.endPicos()).isEqualTo(uncounted.endPicos());
+    }
+
     @Test
     void shouldReportAWindowedWorkloadsBusyProcessorsOverItsWindow() {
         // The harness announces warm-up end to window end; busy processors then never exceed the machine's.
@@ -79,5 +142,10 @@ class MeasuredWindowTest {
 
         assertThat(window.lengthPicos()).isEqualTo(400 * US);
         assertThat(window.busyProcessors()).isBetween(0.0, 8.0);
+        // The harness's count was read at the midpoint and at the end: the two halves make the window's operations.
+        assertThat(window.firstHalfOperations()).isPositive();
+        assertThat(window.secondHalfOperations()).isPositive();
+        assertThat(window.firstHalfOperations() + window.secondHalfOperations())
+                .isCloseTo(run.result().operations(), withPercentage(5));
     }
 }

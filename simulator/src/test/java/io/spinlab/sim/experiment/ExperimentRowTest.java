@@ -46,6 +46,38 @@ class ExperimentRowTest {
         assertThat(hundredChains.verdict()).isEqualTo(Verdict.DISAGREES);
     }
 
+    /** A row of three seeds whose windows' halves counted in the given ratios (second over first). */
+    private static ExperimentRow halves(long leftOps, List<Double> left, List<Double> right) {
+        return new ExperimentRow("e", "w", "m", "threads=1pc", "l", 100, "r", 150, Published.delta(30, "a PR"),
+                Map.of(), Map.of(), Optional.empty(), 0, true, leftOps, 600, List.of(1L, 2L, 3L),
+                List.of(100.0, 100.0, 100.0), List.of(150.0, 150.0, 150.0), "", left, right);
+    }
+
+    @Test
+    void shouldSayTheRateStillChangesWhenEverySeedsHalvesDifferBeyondTheFactorInOneDirection() {
+        List<Double> steady = List.of(1.1, 0.8, 1.45);
+
+        assertThat(halves(400, steady, List.of(1.85, 1.51, 2.0)).rateChanging()).contains("the right side counted "
+                + "1.51 to 2.00 times as many operations in the window's second half as in its first, on every seed");
+        assertThat(halves(400, List.of(0.5, 0.25, Double.POSITIVE_INFINITY), steady).rateChanging()).isEmpty();
+        assertThat(halves(400, List.of(0.5, 0.25, 0.6), List.of(3.0, 3.0, Double.POSITIVE_INFINITY)).rateChanging())
+                .contains("the left side counted 0.25 to 0.60 times as many operations and the right side counted "
+                        + "3.00 to ∞ times as many operations in the window's second half as in its first, on every "
+                        + "seed");
+    }
+
+    @Test
+    void shouldNotSayTheRateChangesWhenASeedIsSteadyOrUnknownOrTheRowMeasuredNothing() {
+        List<Double> rising = List.of(1.85, 1.9, 2.0);
+
+        assertThat(halves(400, List.of(1.85, 1.4, 2.0), List.of(1.0, 1.0, 1.0)).rateChanging()).isEmpty();
+        assertThat(halves(400, List.of(1.85, Double.NaN, 2.0), rising).rateChanging()).isPresent()
+                .hasValueSatisfying(why -> assertThat(why).startsWith("the right side"));
+        assertThat(halves(400, List.of(), List.of()).rateChanging()).isEmpty();
+        assertThat(halves(99, rising, rising).rateChanging()).as("not measurable").isEmpty();
+        assertThat(halves(99, rising, rising).verdict()).isEqualTo(Verdict.NOT_MEASURABLE);
+    }
+
     @Test
     void shouldJudgeTheDirectionWhenBothSidesReachTheFloor() {
         assertThat(row(100, 150, 100, 150, Optional.empty()).verdict()).isEqualTo(Verdict.AGREES);
