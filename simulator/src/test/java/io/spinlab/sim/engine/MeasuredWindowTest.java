@@ -27,16 +27,33 @@ class MeasuredWindowTest {
     private static final MachineProfile MACHINE = MachineProfile.builder("window").frequencyGhz(1.0).pauseCycles(100)
             .physicalCores(2).logicalProcessors(2).build();
 
+    /** What the long spinner tells the platform: nothing, its window, or its window and its count of batches. */
+    private enum Announce { NOTHING, WINDOW, WINDOW_AND_COUNT }
+
     /** One thread spins 5 ms in 1 µs batches, another 1 ms, then waits; the first announced [2 ms, 3 ms). */
     private static SimulationResult spinners(boolean announce) {
+        return spinners(announce ? Announce.WINDOW : Announce.NOTHING, new long[1], new ArrayList<>());
+    }
+
+    /**
+     * As {@link #spinners(boolean)}, the long spinner counting its batches in {@code done[0]}, announcing as
+     * {@code announce} says; {@code readOn} gets each thread that read the count.
+     */
+    private static SimulationResult spinners(Announce announce, long[] done, List<Thread> readOn) {
         Simulation sim = Simulation.builder(MACHINE).seed(1).build();
         SimulatedPlatform platform = sim.platform();
         sim.startThread("long", () -> {
-            if (announce) {
+            if (announce == Announce.WINDOW_AND_COUNT) {
+                platform.measuredWindow(2_000_000, 3_000_000, () -> {
+                    readOn.add(Thread.currentThread());
+                    return done[0];
+                });
+            } else if (announce == Announce.WINDOW) {
                 platform.measuredWindow(2_000_000, 3_000_000);
             }
             for (int i = 0; i < 5_000; i++) {
                 platform.pause(10);
+                done[0]++;
             }
         });
         sim.startThread("short", () -> {
@@ -74,41 +91,11 @@ class MeasuredWindowTest {
         assertThat(announced.endPicos()).isEqualTo(silent.endPicos());
     }
 
-    /**
-     * As {@link #spinners}, the long spinner counting its 1 µs batches in {@code done[0]} and, if
-     * {@code counted}, announcing the window with that count; {@code readOn} gets the thread that read it.
-     */
-    private static SimulationResult countingSpinners(boolean counted, long[] done, List<Thread> readOn) {
-        Simulation sim = Simulation.builder(MACHINE).seed(1).build();
-        SimulatedPlatform platform = sim.platform();
-        sim.startThread("long", () -> {
-            if (counted) {
-                platform.measuredWindow(2_000_000, 3_000_000, () -> {
-                    readOn.add(Thread.currentThread());
-                    return done[0];
-                });
-            } else {
-                platform.measuredWindow(2_000_000, 3_000_000);
-            }
-            for (int i = 0; i < 5_000; i++) {
-                platform.pause(10);
-                done[0]++;
-            }
-        });
-        sim.startThread("short", () -> {
-            for (int i = 0; i < 1_000; i++) {
-                platform.pause(10);
-            }
-            platform.sleep(10_000_000);
-        });
-        return sim.run().requireCompleted();
-    }
-
     @Test
     void shouldReadTheHarnesssCountAtTheWindowsMidpointAndEndOffTheSimulatedThreads() {
         long[] done = new long[1];
         List<Thread> readOn = new ArrayList<>();
-        MeasuredWindow window = countingSpinners(true, done, readOn).metrics().window().orElseThrow();
+        MeasuredWindow window = spinners(Announce.WINDOW_AND_COUNT, done, readOn).metrics().window().orElseThrow();
 
         assertThat(window.midpointPicos()).isEqualTo(2_500 * US);
         // Batch k ends at k µs; the engine reads before it takes the event at 2.5 ms, the end of batch 2,500,
@@ -124,8 +111,8 @@ class MeasuredWindowTest {
 
     @Test
     void shouldChangeNoEventByReadingTheCount() {
-        SimulationResult counted = countingSpinners(true, new long[1], new ArrayList<>());
-        SimulationResult uncounted = countingSpinners(false, new long[1], new ArrayList<>());
+        SimulationResult counted = spinners(Announce.WINDOW_AND_COUNT, new long[1], new ArrayList<>());
+        SimulationResult uncounted = spinners(Announce.WINDOW, new long[1], new ArrayList<>());
 
         assertThat(uncounted.metrics().window().orElseThrow().halvesRatio()).isNaN();
         assertThat(counted.digest()).isEqualTo(uncounted.digest());
