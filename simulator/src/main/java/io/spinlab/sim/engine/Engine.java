@@ -410,8 +410,9 @@ final class Engine {
 
     /**
      * {@code Platform.measuredWindow}: the harness measures {@code [startNanos, endNanos)} of the
-     * virtual clock. Bookkeeping only, like the spin-wait attribution: not a scheduling point and
-     * not in the digest.
+     * virtual clock, and {@code counted} (null for none) tells how many operations it has counted
+     * so far, which the loop reads at the window's midpoint and end ({@link WindowAccounting#sampleAt()}).
+     * Bookkeeping only, like the spin-wait attribution: not a scheduling point and not in the digest.
      */
     void measuredWindow(long startNanos, long endNanos, LongSupplier counted) {
         SimThread me = current;

@@ -117,13 +117,16 @@ public final class SimulatedPlatform implements Platform {
         }
     }
 
-    /** Counts the calling thread as spin-waiting on {@code blocker} from now on; free, not a scheduling point. */
+    /** The harness measures {@code [startNanos, endNanos)}: bookkeeping for metrics; free, not a scheduling point. */
     @Override
     public void measuredWindow(long startNanos, long endNanos) {
         engine.measuredWindow(startNanos, endNanos, null);
     }
 
-    /** As the two-argument call; the engine reads {@code counted} once, at the window's midpoint, off the simulated threads. */
+    /**
+     * As the two-argument call; the engine reads {@code counted} at the window's midpoint and at its end, on
+     * its own thread, never a simulated one.
+     */
     @Override
     public void measuredWindow(long startNanos, long endNanos, LongSupplier counted) {
         engine.measuredWindow(startNanos, endNanos, counted);
