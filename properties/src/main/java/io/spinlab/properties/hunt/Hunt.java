@@ -12,6 +12,7 @@ import io.spinlab.sim.engine.Faults;
 import io.spinlab.sim.engine.Simulation;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Spread;
+import io.spinlab.sim.trace.MeasuredWindow;
 import io.spinlab.sim.workload.SimulatedRun;
 import io.spinlab.sim.workload.WorkloadResult;
 import io.spinlab.sim.workload.WorkloadSource;
@@ -29,7 +30,11 @@ import java.util.Optional;
  * than the baseline by more than a threshold on every seed's evidence (the 95 % interval of the
  * per-seed Δ below −threshold). A case in which a side counted fewer than
  * {@value #MIN_OPERATIONS} operations on a seed is no evidence either way (as in {@code reproduce}:
- * a handful of operations, or none in a window still inside the run's start-up, is not a score). A
+ * a handful of operations, or none in a window still inside the run's start-up, is not a score), nor
+ * is one whose window a side spent in its start-up on every seed, by the rule that sends a
+ * {@code reproduce} row to a later window ({@link ExperimentRow#rateChanging()}: its second half
+ * counted more than {@value ExperimentRow#RATE_CHANGE_FACTOR} times the operations of its first, or
+ * fewer than the inverse): such a loss says when the rate settles, not what it settles to. A
  * find is shrunk by the property engine to the smallest machine, fewest threads and shortest run
  * that still regresses measurably, and reported with the command that replays it.
  */
@@ -116,11 +121,15 @@ public final class Hunt {
      * @param replay the command that replays the shrunk case
      * @param huntSeed the seed of the hunt
      * @param replayed the case a replay ran, if this is a replay that found no regression
-     * @param notMeasurable why the replayed case is no evidence (a side counted too few operations); empty if it is
+     * @param notMeasurable why the replayed case is no evidence because a side counted too few operations; empty
+     *                      if it counted enough
+     * @param rateChanging why the replayed case is no evidence because a side's rate still changed inside its
+     *                     window on every seed; empty if neither did
      */
     public record Report(Optional<HuntCase> found, Optional<HuntCase> original, double baselineScore,
                          double candidateScore, int casesTried, int shrinkSteps, String replay, long huntSeed,
-                         Optional<HuntCase> replayed, Optional<String> notMeasurable) {
+                         Optional<HuntCase> replayed, Optional<String> notMeasurable,
+                         Optional<String> rateChanging) {
 
         /** The candidate's change against the baseline on the shrunk case, in %. */
         public double deltaPercent() {
@@ -141,10 +150,12 @@ public final class Hunt {
                         notMeasurable.get());
             }
             if (found.isEmpty() && replayed.isPresent()) {
+                String verdict = rateChanging.map(why -> "no evidence: " + why + " (a start-up)").orElse(
+                        String.format(Locale.ROOT, "no regression beyond %.1f %%", config.thresholdPercent()));
                 return String.format(Locale.ROOT, "hunt %s vs %s, replayed case: %s%n  baseline:  %.1f ops/ms%n"
-                        + "  candidate: %.1f ops/ms, %+.1f %%: no regression beyond %.1f %%",
+                        + "  candidate: %.1f ops/ms, %+.1f %%: %s",
                         config.candidate().describe(), config.baseline().describe(), replayed.get(), baselineScore,
-                        candidateScore, deltaPercent(), config.thresholdPercent());
+                        candidateScore, deltaPercent(), verdict);
             }
             if (found.isEmpty()) {
                 return String.format(Locale.ROOT, "hunt %s vs %s over %s: no regression beyond %.1f %% in %d cases "
@@ -198,10 +209,20 @@ public final class Hunt {
     }
 
     private static WorkloadResult result(HuntCase huntCase, Tuning tuning, Faults faults, long seed, boolean noise) {
+        return simulated(huntCase, tuning, faults, seed, noise).result();
+    }
+
+    /** One completed run of a case; throws if the simulation did not complete. */
+    private static SimulatedRun simulated(HuntCase huntCase, Tuning tuning, Faults faults, long seed, boolean noise) {
         SimulatedRun run = huntCase.workload().simulate(HuntWorkloads.parameters(huntCase), tuning,
                 Simulation.builder(huntCase.machine()).seed(seed).faults(faults).memoryModel(true).noise(noise));
         run.simulation().requireCompleted();
-        return run.result();
+        return run;
+    }
+
+    /** The run's {@link MeasuredWindow#halvesRatio()}; NaN if its workload announced no window. */
+    private static double halvesRatio(SimulatedRun run) {
+        return run.simulation().metrics().window().map(MeasuredWindow::halvesRatio).orElse(Double.NaN);
     }
 
     /**
@@ -209,17 +230,25 @@ public final class Hunt {
      * candidate regressed. With two or more seeds a regression needs the whole 95 % interval of
      * the per-seed Δ below −threshold, so that one unlucky trajectory is never a find; with one
      * seed, the Δ itself. A case in which a side counted fewer than {@link #MIN_OPERATIONS}
-     * operations on some seed never regresses: it measured nothing.
+     * operations on some seed never regresses: it measured nothing; nor does one in which a side's
+     * rate still changed inside its window on every seed ({@link ExperimentRow#rateChanging(String, List,
+     * String, List)}): it measured a start-up.
      */
     static Outcome outcome(HuntCase huntCase, Config config) {
         List<Double> base = new ArrayList<>();
         List<Double> cand = new ArrayList<>();
         List<Double> deltas = new ArrayList<>();
         List<String> tooFew = new ArrayList<>();
+        List<Double> baseHalves = new ArrayList<>();
+        List<Double> candHalves = new ArrayList<>();
         for (int k = 0; k < config.seeds(); k++) {
             long seed = huntCase.seed() + k;
-            WorkloadResult b = result(huntCase, config.baseline(), config.faults(), seed, config.noise());
-            WorkloadResult c = result(huntCase, config.candidate(), config.faults(), seed, config.noise());
+            SimulatedRun baseRun = simulated(huntCase, config.baseline(), config.faults(), seed, config.noise());
+            SimulatedRun candRun = simulated(huntCase, config.candidate(), config.faults(), seed, config.noise());
+            baseHalves.add(halvesRatio(baseRun));
+            candHalves.add(halvesRatio(candRun));
+            WorkloadResult b = baseRun.result();
+            WorkloadResult c = candRun.result();
             base.add(b.opsPerMs());
             cand.add(c.opsPerMs());
             deltas.add(b.opsPerMs() == 0 ? (c.opsPerMs() == 0 ? 0 : Double.POSITIVE_INFINITY)
@@ -235,19 +264,25 @@ public final class Hunt {
         double candidate = Spread.of(cand).median();
         Optional<String> notMeasurable = tooFew.isEmpty() ? Optional.empty()
                 : Optional.of(String.join(", ", tooFew) + " in the window (fewer than " + MIN_OPERATIONS + ")");
+        Optional<String> rateChanging = notMeasurable.isPresent() ? Optional.empty()
+                : ExperimentRow.rateChanging("baseline", baseHalves, "candidate", candHalves);
         boolean regressed;
-        if (notMeasurable.isPresent()) {
+        if (notMeasurable.isPresent() || rateChanging.isPresent()) {
             regressed = false;
         } else if (deltas.size() >= 2 && deltas.stream().allMatch(Double::isFinite)) {
             regressed = Spread.ofDeltaPercents(deltas).high95() < -config.thresholdPercent();
         } else {
             regressed = candidate < baseline * (1 - config.thresholdPercent() / 100);
         }
-        return new Outcome(baseline, candidate, regressed, notMeasurable);
+        return new Outcome(baseline, candidate, regressed, notMeasurable, rateChanging);
     }
 
-    /** What one case gave: the medians, the verdict, and why it measured nothing if it did not. */
-    record Outcome(double baseline, double candidate, boolean regressed, Optional<String> notMeasurable) {
+    /**
+     * What one case gave: the medians, the verdict, why it measured nothing if it did not, and why its
+     * window was a start-up if it was.
+     */
+    record Outcome(double baseline, double candidate, boolean regressed, Optional<String> notMeasurable,
+                   Optional<String> rateChanging) {
     }
 
     /** Hears about each case as the hunt runs it, so that a command line can show progress. */
@@ -287,6 +322,7 @@ public final class Hunt {
         HuntCase[] last = {null};
         double[] lastScores = {0, 0};
         List<Optional<String>> lastNotMeasurable = new ArrayList<>(List.of(Optional.<String>empty()));
+        List<Optional<String>> lastRateChanging = new ArrayList<>(List.of(Optional.<String>empty()));
         Property<HuntCase> property = Property.forAll(cases(config.workloads()))
                 .named("hunt " + config.candidate().describe() + " vs " + config.baseline().describe())
                 .tries(config.budget()).seed(config.seed());
@@ -303,6 +339,7 @@ public final class Hunt {
                 lastScores[0] = base;
                 lastScores[1] = cand;
                 lastNotMeasurable.set(0, outcome.notMeasurable());
+                lastRateChanging.set(0, outcome.rateChanging());
                 boolean regressed = outcome.regressed();
                 if (regressed && triedBeforeFind[0] == 0) {
                     triedBeforeFind[0] = tried[0];
@@ -314,10 +351,10 @@ public final class Hunt {
             });
             if (replayChoices != null) {
                 return new Report(Optional.empty(), Optional.empty(), lastScores[0], lastScores[1], tried[0], 0, "",
-                        config.seed(), Optional.ofNullable(last[0]), lastNotMeasurable.get(0));
+                        config.seed(), Optional.ofNullable(last[0]), lastNotMeasurable.get(0), lastRateChanging.get(0));
             }
             return new Report(Optional.empty(), Optional.empty(), 0, 0, tried[0], 0, "", config.seed(),
-                    Optional.empty(), Optional.empty());
+                    Optional.empty(), Optional.empty(), Optional.empty());
         } catch (PropertyFailure failure) {
             if (!(failure.getCause() instanceof Regression regression)) {
                 throw failure;
@@ -333,7 +370,7 @@ public final class Hunt {
                     + " --replay " + failure.minimalChoices();
             return new Report(Optional.of(regression.huntCase), Optional.of(original), regression.baseline,
                     regression.candidate, triedBeforeFind[0], failure.shrinkSteps(), replay, config.seed(),
-                    Optional.empty(), Optional.empty());
+                    Optional.empty(), Optional.empty(), Optional.empty());
         }
     }
 

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +57,48 @@ class HuntTest {
         assertThat(outcome.notMeasurable()).hasValueSatisfying(why -> assertThat(why)
                 .startsWith("the candidate counted 29 operations with seed 0")
                 .endsWith(" in the window (fewer than 100)"));
+    }
+
+    /**
+     * A case whose window a side spent in its start-up on every seed is no evidence, however large its Δ:
+     * netcore2.0's latency at 16 x 4 processors (10-cycle PAUSE) falls to 0.52-0.63 of its first half's rate in
+     * the second half of a 3 ms window, on every seed, at a quarter of net6's. The same case in a 300 µs
+     * window, where netcore2.0's rate holds, is a regression.
+     */
+    @Test
+    void shouldNotCountACaseMeasuredInsideAStartUpAsARegression() {
+        List<WorkloadSource> latency = HuntWorkloads.named(List.of("mres-wait-latency"));
+        Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.legacy(), latency, 1, 7, 10);
+        io.spinlab.model.machine.MachineProfile machine = io.spinlab.properties.sim.SimGens.vary(
+                io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 10, 4);
+
+        Hunt.Outcome settling = Hunt.outcome(new HuntCase(latency.getFirst(), machine, 16.0, 3_000, 0), config);
+        Hunt.Outcome steady = Hunt.outcome(new HuntCase(latency.getFirst(), machine, 16.0, 300, 0), config);
+
+        assertThat(settling.candidate()).isLessThan(settling.baseline() * 0.3);
+        assertThat(settling.notMeasurable()).isEmpty();
+        assertThat(settling.regressed()).isFalse();
+        assertThat(settling.rateChanging()).contains("the candidate side counted 0.52 to 0.63 times as many "
+                + "operations in the window's second half as in its first, on every seed");
+        assertThat(steady.rateChanging()).isEmpty();
+        assertThat(steady.regressed()).isTrue();
+    }
+
+    /** A replay of such a case says why it is no evidence, in place of the threshold it did not cross. */
+    @Test
+    void shouldSayWhyAReplayedCaseMeasuredInsideAStartUpIsNoEvidence() {
+        List<WorkloadSource> latency = HuntWorkloads.named(List.of("mres-wait-latency"));
+        Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.legacy(), latency, 1, 7, 10);
+        HuntCase replayed = new HuntCase(latency.getFirst(), io.spinlab.properties.sim.SimGens.vary(
+                io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 10, 4), 16.0, 3_000, 0);
+        String why = "the candidate side counted 0.52 to 0.63 times as many operations in the window's second half "
+                + "as in its first, on every seed";
+        Hunt.Report report = new Hunt.Report(Optional.empty(), Optional.empty(), 1000, 250, 1, 0, "", 7,
+                Optional.of(replayed), Optional.empty(), Optional.of(why));
+
+        assertThat(report.describe(config)).startsWith("hunt netcore2.0 vs net6, replayed case: mres-wait-latency(")
+                .endsWith("candidate: 250.0 ops/ms, -75.0 %: no evidence: " + why + " (a start-up)")
+                .doesNotContain("no regression");
     }
 
     @Test
