@@ -468,11 +468,11 @@ public final class Experiment {
      * halves, or (with settled windows) an unsettled score.
      */
     private Optional<String> whyLonger(ExperimentRow row) {
-        Optional<String> tooFew = row.notMeasurable();
+        Optional<String> tooFew = row.tooFewOperations();
         if (tooFew.isPresent()) {
             return tooFew;
         }
-        Optional<String> changing = row.rateChanging();
+        Optional<String> changing = row.halvesApart();
         return changing.isPresent() || !settle ? changing : row.unsettled();
     }
 
@@ -489,7 +489,7 @@ public final class Experiment {
         if (!needsLongerWindow(result)) {
             return Optional.empty();
         }
-        if (result.notMeasurable().isEmpty() && result.rateChanging().isPresent()) {
+        if (result.tooFewOperations().isEmpty() && result.halvesApart().isPresent()) {
             Optional<PlannedRow> later = laterWindow(planned);
             if (later.isPresent()) {
                 return later;
@@ -502,7 +502,8 @@ public final class Experiment {
         if (longer.isPresent()) {
             return longer;
         }
-        return result.notMeasurable().isPresent() && !result.countsInBatches() ? longerWarmup(planned) : Optional.empty();
+        return result.tooFewOperations().isPresent() && !result.countsInBatches() ? longerWarmup(planned)
+                : Optional.empty();
     }
 
     /** How {@code earlier} ran and why it ran again, after the runs before it, if any. */

@@ -73,6 +73,18 @@ public record ExperimentRow(String experiment, String workload, String machine, 
      */
     public static final double RATE_CHANGE_FACTOR = 1.5;
 
+    /**
+     * A side whose per-seed scores span more than this factor (the highest over the lowest) measured no rate
+     * in its window, and the row is {@linkplain #notMeasurable() not measurable}: runs of one machine, workload
+     * and tuning that differ only in their seed's noise land an order of magnitude apart when the window is
+     * shorter than what its count depends on (the MresWaitLatency rows from one waiter per processor on count
+     * bursts, hundreds of thousands of waits while the setter is preempted with the event set, and a 4 ms
+     * window's score ranges a thousandfold with where it falls: {@code simulator/EXPERIMENTS.md}). A harness
+     * figure, not a machine's: a steady rate's seeds differ by per cents to tens of per cents (the published
+     * tables' ± from repeated runs are of that order), never tenfold.
+     */
+    public static final double SEED_SPREAD_LIMIT = 10;
+
 
     public ExperimentRow {
         Objects.requireNonNull(experiment, "experiment");
@@ -226,13 +238,51 @@ public record ExperimentRow(String experiment, String workload, String machine, 
     }
 
     /**
-     * Why the row measured nothing, when a completed side counted fewer than
-     * {@link #MIN_OPERATIONS} operations, or batches of them where the workload counts in
-     * batches ({@link WorkloadResult#OPERATIONS_PER_COUNT}: its score moves by a whole batch or not
-     * at all): e.g.
-     * {@code left counted 0 operations in the window (fewer than 100)}.
+     * Why the row measured nothing, if it did not: a side counted too few operations ({@link
+     * #tooFewOperations()}), or its seeds' scores lie more than {@value #SEED_SPREAD_LIMIT} times apart
+     * ({@link #seedsApart()}). Such a row has no verdict, no error factor and no place in a total.
      */
     public Optional<String> notMeasurable() {
+        Optional<String> tooFew = tooFewOperations();
+        return tooFew.isPresent() ? tooFew : seedsApart();
+    }
+
+    /**
+     * Why a side's score is no measurement because its seeds disagree, if one's does: over two or more seeds,
+     * the highest score of a completed side is more than {@value #SEED_SPREAD_LIMIT} times its lowest; e.g.
+     * {@code the left side's scores over 3 seeds span 185.8× (1145.3 to 212836.8 per ms; more than 10×)}.
+     * Empty for a failed row, one seed, or seeds within the limit. The window is not made longer for it (a
+     * window long enough can cost an hour of processor time for one experiment's rows); {@code --settle}
+     * lengthens such rows, since their scores are not settled either.
+     */
+    public Optional<String> seedsApart() {
+        if (!completed() || seeds.size() < 2) {
+            return Optional.empty();
+        }
+        List<String> sides = new ArrayList<>();
+        seedsApart("left", leftScores).ifPresent(sides::add);
+        seedsApart("right", rightScores).ifPresent(sides::add);
+        return sides.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", sides));
+    }
+
+    private Optional<String> seedsApart(String side, List<Double> scores) {
+        double low = scores.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double high = scores.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        if (!(low > 0) || !(high > low * SEED_SPREAD_LIMIT)) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "the %s side's scores over %d seeds span %.1f× (%.1f to %.1f "
+                + "per ms; more than %.0f×)", side, seeds.size(), high / low, low, high, SEED_SPREAD_LIMIT));
+    }
+
+    /**
+     * Why the row measured nothing because a completed side counted fewer than
+     * {@link #MIN_OPERATIONS} operations, or batches of them where the workload counts in
+     * batches ({@link WorkloadResult#OPERATIONS_PER_COUNT}: its score moves by a whole batch or not
+     * at all), on some seed: e.g. {@code left counted 0 operations in the window (fewer than 100)}.
+     * Such a row runs again over a longer window ({@link Experiment}).
+     */
+    public Optional<String> tooFewOperations() {
         long left = operationsPerCount(leftMetrics);
         long right = operationsPerCount(rightMetrics);
         List<String> sides = new ArrayList<>();
@@ -353,7 +403,15 @@ public record ExperimentRow(String experiment, String workload, String machine, 
      * whose halves were not counted.
      */
     public Optional<String> rateChanging() {
-        if (!completed() || notMeasurable().isPresent()) {
+        return notMeasurable().isPresent() ? Optional.empty() : halvesApart();
+    }
+
+    /**
+     * The rule of {@link #rateChanging()} for any completed row that counted enough operations, its seeds
+     * {@linkplain #seedsApart() apart} or not: what sends a row to a later window ({@link Experiment}).
+     */
+    Optional<String> halvesApart() {
+        if (!completed() || tooFewOperations().isPresent()) {
             return Optional.empty();
         }
         return rateChanging("left", leftHalvesRatios, "right", rightHalvesRatios);

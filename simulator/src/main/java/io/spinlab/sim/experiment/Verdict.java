@@ -20,9 +20,10 @@ public enum Verdict {
     /** Nothing was published about this row. */
     NO_CLAIM,
     /**
-     * A side counted fewer than {@link ExperimentRow#MIN_OPERATIONS} operations in its window: its
-     * score (often 0) says nothing about the primitive, so the row is neither agreement nor
-     * disagreement; {@link ExperimentRow#notMeasurable()} says which side and how many.
+     * A side counted fewer than {@link ExperimentRow#MIN_OPERATIONS} operations in its window, or its
+     * seeds' scores lie more than {@link ExperimentRow#SEED_SPREAD_LIMIT} times apart: its score says
+     * nothing about the primitive, so the row is neither agreement nor disagreement;
+     * {@link ExperimentRow#notMeasurable()} says which side and why.
      */
     NOT_MEASURABLE,
     /** A simulated run did not complete (deadlock, budget, failure); the row's failure says why. */

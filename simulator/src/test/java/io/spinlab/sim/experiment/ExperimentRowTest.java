@@ -133,6 +133,47 @@ class ExperimentRowTest {
                 Optional.empty(), 0, true, 1000, 1000, List.of(1L, 2L, 3L), left, right);
     }
 
+    /**
+     * Skylake MresWaitLatency at 1 x processors, seeds 1-3 of the forty-ninth session's reproduce: the left
+     * side's seeds 186 times apart, the right side's 18 times. No verdict, no error factor; the window is not
+     * made longer for it (the row counted enough), and its halves no longer say "rate still changing".
+     */
+    @Test
+    void shouldBeNotMeasurableWhenASidesSeedsLieMoreThanTenfoldApart() {
+        List<Double> left = List.of(1145.3, 1542.5, 212836.8);
+        List<Double> right = List.of(8823.3, 138045.3, 160749.8);
+        ExperimentRow bursty = new ExperimentRow("e", "w", "m", "p", "l", 1542.5, "r", 138045.3,
+                Published.delta(30, "a PR"), Map.of(), Map.of(), Optional.empty(), 0, true, 4581, 35293,
+                List.of(1L, 2L, 3L), left, right, "", List.of(2.0, 1.9, 1.6), List.of(1.0, 1.0, 1.0));
+
+        assertThat(bursty.tooFewOperations()).isEmpty();
+        assertThat(bursty.seedsApart()).contains("the left side's scores over 3 seeds span 185.8× (1145.3 to "
+                + "212836.8 per ms; more than 10×) and the right side's scores over 3 seeds span 18.2× (8823.3 to "
+                + "160749.8 per ms; more than 10×)");
+        assertThat(bursty.notMeasurable()).isEqualTo(bursty.seedsApart());
+        assertThat(bursty.verdict()).isEqualTo(Verdict.NOT_MEASURABLE);
+        assertThat(bursty.errorFactor()).isEmpty();
+        assertThat(bursty.rateChanging()).isEmpty();
+        assertThat(bursty.halvesApart()).hasValueSatisfying(why -> assertThat(why).startsWith("the left side counted"));
+        // Too few operations is said first, and alone.
+        ExperimentRow both = new ExperimentRow("e", "w", "m", "p", "l", 1542.5, "r", 138045.3,
+                Published.delta(30, "a PR"), Map.of(), Map.of(), Optional.empty(), 0, true, 40, 35293,
+                List.of(1L, 2L, 3L), left, right);
+        assertThat(both.notMeasurable()).contains("left counted 40 operations in the window (fewer than 100)");
+    }
+
+    @Test
+    void shouldMeasureASideWhoseSeedsLieTenfoldApartOrCloserOrThatRanOneSeed() {
+        Published better = Published.delta(30, "a PR");
+        ExperimentRow tenfold = seeded(better, List.of(100.0, 500.0, 1000.0), List.of(300.0, 1500.0, 3000.0));
+        assertThat(tenfold.seedsApart()).isEmpty();
+        assertThat(tenfold.verdict()).isEqualTo(Verdict.AGREES);
+        ExperimentRow beyond = seeded(better, List.of(100.0, 500.0, 1000.1), List.of(300.0, 1500.0, 3000.0));
+        assertThat(beyond.verdict()).isEqualTo(Verdict.NOT_MEASURABLE);
+        assertThat(row(100, 5000, 1000, 1000, Optional.empty()).seedsApart()).isEmpty();
+        assertThat(row(Double.NaN, 5000, -1, 1000, Optional.of("failed")).seedsApart()).isEmpty();
+    }
+
     @Test
     void shouldComputeThePairedDeltasAndTheirIntervalOverTheSeeds() {
         ExperimentRow row = seeded(Published.delta(30, "a PR"), List.of(100.0, 200.0, 400.0),
