@@ -32,12 +32,19 @@ import java.util.Objects;
  * <p>The factory is a lambda written in the test class and runs as its instrumented copy (see
  * {@link Sims}); it runs once per seed, before the threads start. A seed whose window counted
  * fewer than {@value #MIN_OPERATIONS} operations fails the measurement rather than report a rate
- * from almost nothing.
+ * from almost nothing, and so do seeds whose rates lie more than {@value #SEED_SPREAD_LIMIT} times
+ * apart (as a {@code reproduce} row's: the window held no rate, only whatever burst fell into it).
  */
 public final class Measure {
 
     /** Fewest operations a window must count for its rate to be reported. */
     public static final long MIN_OPERATIONS = 100;
+
+    /**
+     * The most the seeds' rates may lie apart, the highest over the lowest, for a rate to be reported:
+     * {@link io.spinlab.sim.experiment.ExperimentRow#SEED_SPREAD_LIMIT}, the limit of {@code reproduce}'s rows.
+     */
+    public static final double SEED_SPREAD_LIMIT = io.spinlab.sim.experiment.ExperimentRow.SEED_SPREAD_LIMIT;
 
     private static final String LOOP = "io.spinlab.junit.guest.OperationLoop";
 
@@ -111,7 +118,8 @@ public final class Measure {
     /**
      * Runs the measurement.
      *
-     * @throws IllegalStateException if a seed's window counted fewer than {@link #MIN_OPERATIONS} operations
+     * @throws IllegalStateException if a seed's window counted fewer than {@link #MIN_OPERATIONS} operations, or the
+     *                               seeds' rates lie more than {@link #SEED_SPREAD_LIMIT} times apart
      * @throws SimulationFailure     if a run failed (an operation threw, a deadlock, a budget)
      */
     public Measurement run(OperationFactory factory) {
@@ -158,8 +166,16 @@ public final class Measure {
             counted.add(inWindow);
             seedList.add(seed);
         }
+        Spread rate = Spread.of(rates);
+        if (rate.max() > rate.min() * SEED_SPREAD_LIMIT) {
+            throw new IllegalStateException(String.format(java.util.Locale.ROOT, "the %d seeds on %s scored %.1f to "
+                    + "%.1f ops/ms, %.1f times apart; more than %.0f times apart give no rate (the window is shorter "
+                    + "than the bursts the count comes in, or than the start-up): lengthen the window or the warm-up",
+                    seeds, MachineSpec.describe(machine), rate.min(), rate.max(), rate.max() / rate.min(),
+                    SEED_SPREAD_LIMIT));
+        }
         return new Measurement(MachineSpec.describe(machine), tuning.describe(), threads, windowNanos, seedList,
-                Spread.of(rates), Spread.of(cpu), split, counted);
+                rate, Spread.of(cpu), split, counted);
     }
 
     private Object runOnce(Sim sim, OperationFactory factory, long seed) {

@@ -73,6 +73,28 @@ class MeasureTest {
         assertThat(ttas()).isEqualTo(ttas());
     }
 
+    /**
+     * Seeds whose rates lie more than ten times apart report no rate: here the operation's length depends on
+     * the seed (one PAUSE on seed 1, a hundred on seed 2), as a bursty count's does on where the window falls.
+     */
+    @Test
+    void shouldRefuseARateFromSeedsMoreThanTenTimesApart() {
+        Measure twoSeeds = Measure.on("skylake-i7-6700").threads(1).seeds(2).window(Duration.ofMillis(1));
+
+        assertThatThrownBy(() -> twoSeeds.run(sim -> {
+            int pauses = sim.seed() == 1 ? 1 : 100;
+            return () -> {
+                for (int i = 0; i < pauses; i++) {
+                    Thread.onSpinWait();
+                }
+            };
+        })).isInstanceOf(IllegalStateException.class).hasMessageStartingWith("the 2 seeds on skylake-i7-6700 scored ")
+                .hasMessageContaining(" times apart; more than 10 times apart give no rate ")
+                .hasMessageEndingWith(": lengthen the window or the warm-up");
+        // The same operation with the same length on both seeds has a rate.
+        assertThat(twoSeeds.run(sim -> Thread::onSpinWait).opsPerMs().min()).isPositive();
+    }
+
     @Test
     void shouldRefuseARateFromAWindowThatCountedAlmostNothing() {
         Measure tiny = Measure.on("skylake-i7-6700").threads(1).seeds(1).window(Duration.ofNanos(500));
