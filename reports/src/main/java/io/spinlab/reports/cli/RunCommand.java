@@ -166,10 +166,18 @@ final class RunCommand implements Callable<Integer> {
             text.append(String.format(Locale.ROOT, "  %s: %s%n", metric.getKey(), format(metric.getValue())));
         }
         if (simulation != null) {
-            simulation.metrics().window().filter(w -> !Double.isNaN(w.halvesRatio())).ifPresent(w -> text.append(
-                    String.format(Locale.ROOT, "window halves: %d then %d operations (second over first: %s)%n",
-                            w.firstHalfOperations(), w.secondHalfOperations(), Double.isInfinite(w.halvesRatio())
-                                    ? "∞" : String.format(Locale.ROOT, "×%.2f", w.halvesRatio()))));
+            simulation.metrics().window().filter(w -> !Double.isNaN(w.halvesRatio())).ifPresent(w -> {
+                text.append(String.format(Locale.ROOT, "window halves: %d then %d operations (second over first: %s)%n",
+                        w.firstHalfOperations(), w.secondHalfOperations(), Double.isInfinite(w.halvesRatio())
+                                ? "∞" : String.format(Locale.ROOT, "×%.2f", w.halvesRatio())));
+                double factor = ExperimentRow.RATE_CHANGE_FACTOR;
+                if (w.halvesRatio() > factor || w.halvesRatio() < 1 / factor) {
+                    text.append(String.format(Locale.ROOT, "  the rate changed more than %.1f times between the "
+                            + "window's halves: the window measured a start-up or a burst, not a steady rate (a longer "
+                            + "warm-up, --param warmup=..., or a longer --duration may; reproduce runs such a row "
+                            + "again after a longer warm-up)%n", factor));
+                }
+            });
         }
         if (simulation != null) {
             text.append("cost model: ").append(simulation.memoryModel() ? "full (shared memory and instructions "
