@@ -104,12 +104,12 @@ public final class Format {
 
     /**
      * What a total line totals: {@code geometric mean of 6 rows}, with how many rows were left
-     * out when some were.
+     * out when some were ({@code geometric mean of 15 rows, leaving out 9 not measurable or failed}).
      */
     public static String mean(Total total) {
         StringBuilder text = new StringBuilder("geometric mean of ").append(rows(total.rows()));
         if (total.excluded() > 0) {
-            text.append(", ").append(total.excluded()).append(" without a score left out");
+            text.append(", leaving out ").append(total.excluded()).append(" not measurable or failed");
         }
         return text.toString();
     }

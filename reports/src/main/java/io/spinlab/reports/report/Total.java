@@ -12,10 +12,11 @@ import java.util.List;
  * rows of one table differ in scale by orders of magnitude (a latency row counts tens of
  * thousands of operations per ms, a drain-rate row tens), and a sum would be the largest rows'
  * Δ alone. Only measurable rows where both scores are positive enter the mean (a failed run has no score,
- * and a score of zero has no logarithm); {@link #excluded()} counts the others.
+ * a not measurable row no rate, and a score of zero, which is not measurable, no logarithm);
+ * {@link #excluded()} counts the others.
  *
  * @param rows       rows that entered the mean
- * @param excluded   rows left out: failed, or a score of zero
+ * @param excluded   rows left out: failed or not measurable
  * @param leftScore  geometric mean of the left scores; NaN when no row entered
  * @param rightScore geometric mean of the right scores; NaN when no row entered
  */
