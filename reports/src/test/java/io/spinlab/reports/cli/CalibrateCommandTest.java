@@ -109,15 +109,24 @@ class CalibrateCommandTest {
         assertThat(json.get("checks").get("pollingReader").asText()).isNotEmpty();
         com.fasterxml.jackson.databind.JsonNode points = json.get("points");
         assertThat(points).hasSize(3);
+        int measurable = 0;
         for (com.fasterxml.jackson.databind.JsonNode point : points) {
             assertThat(point.get("workload").asText()).isEqualTo("spinlock-throughput");
             assertThat(point.get("hardwareRuns")).as("one score per real-thread run: %s", point).hasSize(4);
             assertThat(point.get("simulatedSeeds")).as("one score per seed: %s", point).hasSize(1);
             assertThat(point.get("hardwareScore").asDouble()).isPositive();
             assertThat(point.get("simulatedScore").asDouble()).isPositive();
-            assertThat(point.get("notMeasurable").isNull()).isTrue();
+            // A lock's throughput is a rate on any host, but four real-thread runs on a loaded shared host can catch
+            // a preempted holder: runs more than 10 times apart are then left out, with that reason and no other.
+            if (point.get("notMeasurable").isNull()) {
+                measurable++;
+            } else {
+                assertThat(point.get("notMeasurable").asText())
+                        .matches("the 4 real-thread runs scored [0-9.]+× apart \\([0-9.]+ to [0-9.]+ per ms; more "
+                                + "than 10×\\)");
+            }
         }
-        assertThat(json.get("tuningPairs").get("measurable").asInt()).isEqualTo(3);
+        assertThat(json.get("tuningPairs").get("measurable").asInt()).isEqualTo(measurable * (measurable - 1) / 2);
         assertThat(json.get("tuningPairs").get("orderedOtherwise").size()).isEqualTo(
                 json.get("tuningPairs").get("distinguishable").asInt() - json.get("tuningPairs").get("orderedAlike")
                         .asInt());

@@ -2,6 +2,7 @@ package io.spinlab.sim.experiment;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -97,9 +98,12 @@ public record CalibrationPoint(String workload, String parameters, String tuning
     }
 
     /**
-     * Why the point measures nothing, when a side counted fewer than {@link
-     * ExperimentRow#MIN_OPERATIONS} operations or the simulation failed: such a score (often 0)
-     * says nothing about the primitive, and the point stays out of the correlations.
+     * Why the point measures nothing: the simulation failed, a side counted fewer than {@link
+     * ExperimentRow#MIN_OPERATIONS} operations (such a score, often 0, says nothing about the primitive), or a
+     * side's runs scored more than {@link ExperimentRow#SEED_SPREAD_LIMIT} times apart, the rule {@code
+     * reproduce} applies to its seeds: runs of one point an order of magnitude apart caught bursts or stalls,
+     * not a rate (MresWaitLatency on real threads: 523 to 11,652 per ms over five runs). Such a point stays out
+     * of the correlations.
      */
     public Optional<String> notMeasurable() {
         if (simulatedOperations < 0 || Double.isNaN(simulatedScore)) {
@@ -112,7 +116,22 @@ public record CalibrationPoint(String workload, String parameters, String tuning
         if (simulatedOperations < ExperimentRow.MIN_OPERATIONS) {
             sides.add("simulated counted " + simulatedOperations);
         }
-        return sides.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", sides)
-                + " operations (fewer than " + ExperimentRow.MIN_OPERATIONS + ")");
+        if (!sides.isEmpty()) {
+            return Optional.of(String.join(" and ", sides) + " operations (fewer than " + ExperimentRow.MIN_OPERATIONS
+                    + ")");
+        }
+        apart("real-thread runs", hardware).ifPresent(sides::add);
+        apart("simulated seeds", simulated).ifPresent(sides::add);
+        return sides.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", sides));
+    }
+
+    private static Optional<String> apart(String runs, Spread spread) {
+        if (spread.values().size() < 2 || !(spread.min() > 0)
+                || !(spread.max() > spread.min() * ExperimentRow.SEED_SPREAD_LIMIT)) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "the %d %s scored %.1f× apart (%.1f to %.1f per ms; more than "
+                + "%.0f×)", spread.values().size(), runs, spread.max() / spread.min(), spread.min(), spread.max(),
+                ExperimentRow.SEED_SPREAD_LIMIT));
     }
 }

@@ -170,6 +170,37 @@ class HostCalibrationTest {
     }
 
     @Test
+    void shouldLeavePointsWhoseRunsScoredMoreThanTenfoldApartOutOfTheCorrelations() {
+        HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
+        List<CalibrationPoint> points = List.of(
+                point("a", "net6", List.of(98.0, 99.0, 100.0, 101.0, 102.0), List.of(10.0, 11.0, 12.0)),
+                point("a", "netcore2.0", List.of(198.0, 199.0, 200.0, 201.0, 202.0), List.of(20.0, 21.0, 22.0)),
+                // MresWaitLatency's real-thread runs in the eighteenth session's calibration: bursts, not a rate.
+                point("a", "corert-2019-before", List.of(523.0, 1_200.0, 4_000.0, 9_000.0, 11_652.0),
+                        List.of(1.0, 1.5, 2.0)),
+                // Exactly ten times apart is still a rate; one run cannot be apart.
+                point("b", "net6", List.of(100.0, 1_000.0), List.of(50.0)),
+                point("b", "netcore2.0", List.of(300.0), List.of(100.0, 1_001.0)));
+        CalibrationResult result = new CalibrationResult(HostCalibration.hostProfile(20, costs), 20, points, costs);
+
+        assertThat(points.get(2).notMeasurable()).hasValue("the 5 real-thread runs scored 22.3× apart (523.0 to "
+                + "11652.0 per ms; more than 10×)");
+        assertThat(points.get(3).notMeasurable()).isEmpty();
+        assertThat(points.get(4).notMeasurable()).hasValue("the 2 simulated seeds scored 10.0× apart (100.0 to 1001.0 "
+                + "per ms; more than 10×)");
+        assertThat(point("c", "net6", List.of(1.0, 20.0), List.of(1.0, 20.0)).notMeasurable()).hasValue("the 2 "
+                + "real-thread runs scored 20.0× apart (1.0 to 20.0 per ms; more than 10×) and the 2 simulated seeds "
+                + "scored 20.0× apart (1.0 to 20.0 per ms; more than 10×)");
+        assertThat(result.measurable()).containsExactly(points.get(0), points.get(1), points.get(3));
+        assertThat(result.notMeasurable()).containsExactly(points.get(2), points.get(4));
+        // Over the three measurable points the ranks agree exactly; with the burst point, its pairs with a's other
+        // tunings (told apart on the host, reversed in the simulator) would have counted as ordered otherwise.
+        assertThat(result.spearman()).isEqualTo(1.0);
+        assertThat(result.tuningOrderAgreement()).isEqualTo(1.0);
+        assertThat(result.tuningPairs().distinguishable()).isEqualTo(1);
+    }
+
+    @Test
     void shouldSayWhenTheLineTransferMovedMoreThanTwofoldDuringTheRuns() {
         HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000, 5.4, 100, 7_000, 1_700);
         MachineProfile host = HostCalibration.hostProfile(20, costs);
