@@ -31,9 +31,11 @@ import java.util.Optional;
  * per-seed Δ below −threshold). A case in which a side counted fewer than
  * {@value #MIN_OPERATIONS} operations on a seed is no evidence either way (as in {@code reproduce}:
  * a handful of operations, or none in a window still inside the run's start-up, is not a score), nor
- * is one whose window a side spent in its start-up on every seed, by the rule that sends a
- * {@code reproduce} row to a later window ({@link ExperimentRow#rateChanging()}: its second half
- * counted more than {@value ExperimentRow#RATE_CHANGE_FACTOR} times the operations of its first, or
+ * is one in which a side's seeds scored more than {@value ExperimentRow#SEED_SPREAD_LIMIT} times apart
+ * ({@link ExperimentRow#seedsApart(String, List)}: the window caught bursts, not a rate), nor one whose
+ * window a side spent in its start-up on every seed, by the rule that sends a {@code reproduce} row
+ * to a later window ({@link ExperimentRow#rateChanging()}: its second half counted more than
+ * {@value ExperimentRow#RATE_CHANGE_FACTOR} times the operations of its first, or
  * fewer than the inverse): such a loss says when the rate settles, not what it settles to. A
  * find is shrunk by the property engine to the smallest machine, fewest threads and shortest run
  * that still regresses measurably, and reported with the command that replays it.
@@ -121,8 +123,9 @@ public final class Hunt {
      * @param replay the command that replays the shrunk case
      * @param huntSeed the seed of the hunt
      * @param replayed the case a replay ran, if this is a replay that found no regression
-     * @param notMeasurable why the replayed case is no evidence because a side counted too few operations; empty
-     *                      if it counted enough
+     * @param notMeasurable why the replayed case is no evidence because a side counted too few operations, or its
+     *                      seeds scored more than {@value ExperimentRow#SEED_SPREAD_LIMIT} times apart; empty if
+     *                      neither
      * @param rateChanging why the replayed case is no evidence because a side's rate still changed inside its
      *                     window on every seed; empty if neither did
      */
@@ -231,8 +234,9 @@ public final class Hunt {
      * the per-seed Δ below −threshold, so that one unlucky trajectory is never a find; with one
      * seed, the Δ itself. A case in which a side counted fewer than {@link #MIN_OPERATIONS}
      * operations on some seed never regresses: it measured nothing; nor does one in which a side's
-     * rate still changed inside its window on every seed ({@link ExperimentRow#rateChanging(String, List,
-     * String, List)}): it measured a start-up.
+     * seeds scored more than {@value ExperimentRow#SEED_SPREAD_LIMIT} times apart (bursts, not a rate); nor
+     * one in which a side's rate still changed inside its window on every seed
+     * ({@link ExperimentRow#rateChanging(String, List, String, List)}): it measured a start-up.
      */
     static Outcome outcome(HuntCase huntCase, Config config) {
         List<Double> base = new ArrayList<>();
@@ -262,7 +266,7 @@ public final class Hunt {
         }
         double baseline = Spread.of(base).median();
         double candidate = Spread.of(cand).median();
-        Optional<String> notMeasurable = tooFew.isEmpty() ? Optional.empty()
+        Optional<String> notMeasurable = tooFew.isEmpty() ? seedsApart(base, cand)
                 : Optional.of(String.join(", ", tooFew) + " in the window (fewer than " + MIN_OPERATIONS + ")");
         Optional<String> rateChanging = notMeasurable.isPresent() ? Optional.empty()
                 : ExperimentRow.rateChanging("baseline", baseHalves, "candidate", candHalves);
@@ -275,6 +279,14 @@ public final class Hunt {
             regressed = candidate < baseline * (1 - config.thresholdPercent() / 100);
         }
         return new Outcome(baseline, candidate, regressed, notMeasurable, rateChanging);
+    }
+
+    /** Why the two sides' scores give no rate, if a side's seeds scored too far apart (reproduce's rule). */
+    private static Optional<String> seedsApart(List<Double> baseline, List<Double> candidate) {
+        List<String> sides = new ArrayList<>();
+        ExperimentRow.seedsApart("baseline", baseline).ifPresent(sides::add);
+        ExperimentRow.seedsApart("candidate", candidate).ifPresent(sides::add);
+        return sides.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", sides));
     }
 
     /**

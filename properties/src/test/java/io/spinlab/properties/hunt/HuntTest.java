@@ -84,6 +84,26 @@ class HuntTest {
         assertThat(steady.regressed()).isTrue();
     }
 
+    /**
+     * A case in which a side's seeds scored more than ten times apart is no evidence, as such a row of reproduce is
+     * not measurable: netcore2.0's latency at 2 x 4 processors (140-cycle PAUSE) in a 1 ms window counts bursts,
+     * 73,226, 18,642 and 245 waits per ms on seeds 1 to 3, beside net6's steady 14,700-14,800.
+     */
+    @Test
+    void shouldNotCountACaseWhoseSeedsScoredMoreThanTenfoldApartAsEvidence() {
+        List<WorkloadSource> latency = HuntWorkloads.named(List.of("mres-wait-latency"));
+        Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.legacy(), latency, 1, 7, 10);
+        HuntCase bursts = new HuntCase(latency.getFirst(), io.spinlab.properties.sim.SimGens.vary(
+                io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 140, 4), 2.0, 1_000, 1);
+
+        Hunt.Outcome outcome = Hunt.outcome(bursts, config);
+
+        assertThat(outcome.regressed()).isFalse();
+        assertThat(outcome.rateChanging()).isEmpty();
+        assertThat(outcome.notMeasurable()).hasValue("the candidate side's scores over 3 seeds span 298.9× (245.0 to "
+                + "73226.0 per ms; more than 10×)");
+    }
+
     /** A replay of such a case says why it is no evidence, in place of the threshold it did not cross. */
     @Test
     void shouldSayWhyAReplayedCaseMeasuredInsideAStartUpIsNoEvidence() {

@@ -265,14 +265,23 @@ public record ExperimentRow(String experiment, String workload, String machine, 
         return sides.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", sides));
     }
 
-    private Optional<String> seedsApart(String side, List<Double> scores) {
+    /**
+     * The rule of {@link #seedsApart()} for one side's {@code scores}, one per seed, shared with {@code hunt}: why
+     * they give no rate if the highest is more than {@value #SEED_SPREAD_LIMIT} times the lowest, the side named
+     * {@code side}. Empty for fewer than two scores, or a lowest score of 0 (a side that counted too few
+     * operations says so itself).
+     */
+    public static Optional<String> seedsApart(String side, List<Double> scores) {
+        if (scores.size() < 2) {
+            return Optional.empty();
+        }
         double low = scores.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
         double high = scores.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
         if (!(low > 0) || !(high > low * SEED_SPREAD_LIMIT)) {
             return Optional.empty();
         }
         return Optional.of(String.format(Locale.ROOT, "the %s side's scores over %d seeds span %.1f× (%.1f to %.1f "
-                + "per ms; more than %.0f×)", side, seeds.size(), high / low, low, high, SEED_SPREAD_LIMIT));
+                + "per ms; more than %.0f×)", side, scores.size(), high / low, low, high, SEED_SPREAD_LIMIT));
     }
 
     /**
