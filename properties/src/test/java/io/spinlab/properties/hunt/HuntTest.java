@@ -1,6 +1,9 @@
 package io.spinlab.properties.hunt;
 
+import io.spinlab.model.machine.MachinePresets;
+import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.properties.sim.SimGens;
 import io.spinlab.sim.workload.WorkloadSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,6 +19,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class HuntTest {
 
     private static final List<WorkloadSource> MRES = HuntWorkloads.named(HuntWorkloads.DEFAULT);
+
+    /** The Skylake preset with a PAUSE of {@code pauseCycles} and {@code processors} processors, as a hunt varies it. */
+    private static MachineProfile skylake(int pauseCycles, int processors) {
+        return SimGens.vary(MachinePresets.byName("skylake-i7-6700"), pauseCycles, processors);
+    }
 
     /** A score as {@code WorkloadResult.opsPerMs} computes it: operations over a window of {@code micros}. */
     private static double opsPerMs(long operations, int micros) {
@@ -47,8 +55,7 @@ class HuntTest {
         Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.parse("current,spin=none"),
                 HuntWorkloads.named(List.of("mres-wait-drain-rate")), 1, 7, 10);
         HuntCase tiny = new HuntCase(HuntWorkloads.named(List.of("mres-wait-drain-rate")).getFirst(),
-                io.spinlab.properties.sim.SimGens.vary(io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"),
-                        10, 2), 0.5, 300, 0);
+                skylake(10, 2), 0.5, 300, 0);
 
         Hunt.Outcome outcome = Hunt.outcome(tiny, config);
 
@@ -69,8 +76,7 @@ class HuntTest {
     void shouldNotCountACaseMeasuredInsideAStartUpAsARegression() {
         List<WorkloadSource> latency = HuntWorkloads.named(List.of("mres-wait-latency"));
         Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.legacy(), latency, 1, 7, 10);
-        io.spinlab.model.machine.MachineProfile machine = io.spinlab.properties.sim.SimGens.vary(
-                io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 10, 4);
+        MachineProfile machine = skylake(10, 4);
 
         Hunt.Outcome settling = Hunt.outcome(new HuntCase(latency.getFirst(), machine, 16.0, 3_000, 0), config);
         Hunt.Outcome steady = Hunt.outcome(new HuntCase(latency.getFirst(), machine, 16.0, 300, 0), config);
@@ -93,8 +99,7 @@ class HuntTest {
     void shouldNotCountACaseWhoseSeedsScoredMoreThanTenfoldApartAsEvidence() {
         List<WorkloadSource> latency = HuntWorkloads.named(List.of("mres-wait-latency"));
         Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.legacy(), latency, 1, 7, 10);
-        HuntCase bursts = new HuntCase(latency.getFirst(), io.spinlab.properties.sim.SimGens.vary(
-                io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 140, 4), 2.0, 1_000, 1);
+        HuntCase bursts = new HuntCase(latency.getFirst(), skylake(140, 4), 2.0, 1_000, 1);
 
         Hunt.Outcome outcome = Hunt.outcome(bursts, config);
 
@@ -109,8 +114,7 @@ class HuntTest {
     void shouldSayWhyAReplayedCaseMeasuredInsideAStartUpIsNoEvidence() {
         List<WorkloadSource> latency = HuntWorkloads.named(List.of("mres-wait-latency"));
         Hunt.Config config = new Hunt.Config(Tuning.current(), Tuning.legacy(), latency, 1, 7, 10);
-        HuntCase replayed = new HuntCase(latency.getFirst(), io.spinlab.properties.sim.SimGens.vary(
-                io.spinlab.model.machine.MachinePresets.byName("skylake-i7-6700"), 10, 4), 16.0, 3_000, 0);
+        HuntCase replayed = new HuntCase(latency.getFirst(), skylake(10, 4), 16.0, 3_000, 0);
         String why = "the candidate side counted 0.52 to 0.63 times as many operations in the window's second half "
                 + "as in its first, on every seed";
         Hunt.Report report = new Hunt.Report(Optional.empty(), Optional.empty(), 1000, 250, 1, 0, "", 7,
