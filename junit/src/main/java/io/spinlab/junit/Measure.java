@@ -3,6 +3,7 @@ package io.spinlab.junit;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.model.machine.MachineSpec;
 import io.spinlab.model.tuning.Tuning;
+import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.trace.Activity;
 import io.spinlab.sim.trace.ThreadMetrics;
@@ -15,6 +16,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Throughput of one operation on a simulated machine, over several seeds, without writing a
@@ -33,7 +35,11 @@ import java.util.Objects;
  * {@link Sims}); it runs once per seed, before the threads start. A seed whose window counted
  * fewer than {@value #MIN_OPERATIONS} operations fails the measurement rather than report a rate
  * from almost nothing, and so do seeds whose rates lie more than {@value #SEED_SPREAD_LIMIT} times
- * apart (as a {@code reproduce} row's: the window held no rate, only whatever burst fell into it).
+ * apart (as a {@code reproduce} row's: the window held no rate, only whatever burst fell into it),
+ * and a window whose second half's rate was more than {@value
+ * io.spinlab.sim.experiment.ExperimentRow#RATE_CHANGE_FACTOR} times its first half's, or less than the
+ * inverse, on every seed (the rule that sends a {@code reproduce} row to a later window: the window
+ * measured a start-up, not the rate it settles to).
  */
 public final class Measure {
 
@@ -118,8 +124,9 @@ public final class Measure {
     /**
      * Runs the measurement.
      *
-     * @throws IllegalStateException if a seed's window counted fewer than {@link #MIN_OPERATIONS} operations, or the
-     *                               seeds' rates lie more than {@link #SEED_SPREAD_LIMIT} times apart
+     * @throws IllegalStateException if a seed's window counted fewer than {@link #MIN_OPERATIONS} operations, the
+     *                               seeds' rates lie more than {@link #SEED_SPREAD_LIMIT} times apart, or the window's
+     *                               halves' rates lie more than 1.5 times apart the same way on every seed
      * @throws SimulationFailure     if a run failed (an operation threw, a deadlock, a budget)
      */
     public Measurement run(OperationFactory factory) {
@@ -132,6 +139,7 @@ public final class Measure {
         List<Double> cpu = new ArrayList<>();
         List<Long> counted = new ArrayList<>();
         List<Long> seedList = new ArrayList<>();
+        List<Double> halves = new ArrayList<>();
         Map<Activity, Double> split = new EnumMap<>(Activity.class);
         for (long seed = 1; seed <= seeds; seed++) {
             SimCase simCase = new SimCase(machine, tuning, seed, prefixes, 0, 600_000);
@@ -146,6 +154,7 @@ public final class Measure {
                         + " give no rate: lengthen the window");
             }
             rates.add(inWindow / (window / 1e6));
+            halves.add((double) call(loop, "halvesRatio"));
             long cpuPicos = 0;
             long lifePicos = 0;
             long[] byActivity = new long[Activity.values().length];
@@ -174,8 +183,14 @@ public final class Measure {
                     seeds, MachineSpec.describe(machine), rate.min(), rate.max(), rate.max() / rate.min(),
                     SEED_SPREAD_LIMIT));
         }
+        Optional<String> startUp = ExperimentRow.rateChanging("measured", halves, "", List.of());
+        if (startUp.isPresent()) {
+            throw new IllegalStateException("the " + seeds + " seed" + (seeds == 1 ? "" : "s") + " on "
+                    + MachineSpec.describe(machine) + ": " + startUp.get() + ": the window measured a start-up, not "
+                    + "a rate: lengthen the warm-up");
+        }
         return new Measurement(MachineSpec.describe(machine), tuning.describe(), threads, windowNanos, seedList,
-                rate, Spread.of(cpu), split, counted);
+                rate, Spread.of(cpu), split, counted, halves);
     }
 
     private Object runOnce(Sim sim, OperationFactory factory, long seed) {

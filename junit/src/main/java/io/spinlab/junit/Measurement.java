@@ -21,15 +21,18 @@ import java.util.Map;
  * @param cpuNanosPerOp   processor time (working, spinning, yielding) of the measured threads per operation, ns
  * @param timeSplit       share of the measured threads' time in each activity, mean over the seeds
  * @param windowOperations operations counted in each seed's window
+ * @param windowHalvesRatios each seed's rate in the window's second half over its rate in the first (NaN where the
+ *                        first half counted nothing): near 1 for a steady rate
  */
 public record Measurement(String machine, String tuning, int threads, long windowNanos, List<Long> seeds,
                           Spread opsPerMs, Spread cpuNanosPerOp, Map<Activity, Double> timeSplit,
-                          List<Long> windowOperations) {
+                          List<Long> windowOperations, List<Double> windowHalvesRatios) {
 
     public Measurement {
         seeds = List.copyOf(seeds);
         timeSplit = Map.copyOf(new EnumMap<>(timeSplit));
         windowOperations = List.copyOf(windowOperations);
+        windowHalvesRatios = List.copyOf(windowHalvesRatios);
     }
 
     /** This median throughput over {@code other}'s. */

@@ -58,6 +58,7 @@ class MeasureTest {
             assertThat(m.cpuNanosPerOp().median()).isPositive();
             assertThat(m.timeSplit().values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(1.0,
                     within(1e-9));
+            assertThat(m.windowHalvesRatios()).hasSize(3).allSatisfy(r -> assertThat(r).isPositive().isFinite());
         }
         // The machine's run-to-run noise (wake latency, PAUSE and clock costs, timer phase) makes
         // the seeds differ: the spread is measured, not zero by construction.
@@ -93,6 +94,32 @@ class MeasureTest {
                 .hasMessageEndingWith(": lengthen the window or the warm-up");
         // The same operation with the same length on both seeds has a rate.
         assertThat(twoSeeds.run(sim -> Thread::onSpinWait).opsPerMs().min()).isPositive();
+    }
+
+    /**
+     * A window that measured a start-up reports no rate: here each operation spins one PAUSE more for every ten
+     * done before it, so the rate falls all the time (the second half of a window from 0 counts about 0.4 times
+     * the first's), as a heuristic's does while it adapts.
+     */
+    @Test
+    void shouldRefuseARateFromAWindowWhoseHalvesDifferOnEverySeed() {
+        Measure fromStart = Measure.on("skylake-i7-6700").threads(1).seeds(2).warmup(Duration.ZERO)
+                .window(Duration.ofMillis(1));
+
+        assertThatThrownBy(() -> fromStart.run(sim -> {
+            long[] done = new long[1];
+            return () -> {
+                for (long i = done[0]++ / 10; i > 0; i--) {
+                    Thread.onSpinWait();
+                }
+            };
+        })).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("the 2 seeds on skylake-i7-6700: the measured side counted 0.")
+                .hasMessageEndingWith(" times as many operations in the window's second half as in its first, on "
+                        + "every seed: the window measured a start-up, not a rate: lengthen the warm-up");
+        // An operation of constant length has a steady rate from the start.
+        assertThat(fromStart.run(sim -> Thread::onSpinWait).windowHalvesRatios())
+                .allSatisfy(r -> assertThat(r).isCloseTo(1.0, within(0.05)));
     }
 
     @Test

@@ -17,6 +17,12 @@ public final class OperationLoop {
      * counts are plain array slots, each written by its own thread only and read after the run.
      * The controller sleeps with timed parks on the virtual clock; with more threads than
      * processors it may wake late, and the rate divides by the interval it actually measured.
+     *
+     * The window's halves: at the window's midpoint the controller sums the measured counts so far
+     * (plain reads of plain slots: only one simulated thread runs at a time, so it reads exactly what
+     * the workers have counted, and the reads are not scheduling points); the second half is the rest.
+     * Each half's rate divides by the time it actually lasted. A worker stores its count on every
+     * measured operation so that the sum is current: a plain store, a few bytecodes.
      */
 
     private final long[] measured;
@@ -24,6 +30,8 @@ public final class OperationLoop {
     private volatile boolean measuring;
     private volatile boolean done;
     private long windowNanos;
+    private long firstHalfOperations;
+    private long firstHalfNanos;
 
     public OperationLoop(int threads) {
         this.measured = new long[threads];
@@ -38,7 +46,7 @@ public final class OperationLoop {
             operation.run();
             all++;
             if (measuring) {
-                counted++;
+                measured[index] = ++counted;
             }
         }
         measured[index] = counted;
@@ -50,7 +58,11 @@ public final class OperationLoop {
         waitFor(warmupNanos);
         long start = System.nanoTime();
         measuring = true;
-        waitFor(windowNanos);
+        waitFor(windowNanos / 2);
+        long middle = System.nanoTime();
+        this.firstHalfOperations = measuredOperations();
+        this.firstHalfNanos = middle - start;
+        waitFor(windowNanos - windowNanos / 2);
         measuring = false;
         this.windowNanos = System.nanoTime() - start;
         done = true;
@@ -79,6 +91,20 @@ public final class OperationLoop {
             sum += t;
         }
         return sum;
+    }
+
+    /**
+     * The rate of the window's second half over that of its first (operations per ns in each, as each half
+     * actually lasted): above 1 the rate rose inside the window, below 1 it fell; NaN if the first half
+     * counted nothing.
+     */
+    public double halvesRatio() {
+        long second = measuredOperations() - firstHalfOperations;
+        long secondNanos = windowNanos - firstHalfNanos;
+        if (firstHalfOperations == 0 || firstHalfNanos <= 0 || secondNanos <= 0) {
+            return Double.NaN;
+        }
+        return ((double) second / secondNanos) / ((double) firstHalfOperations / firstHalfNanos);
     }
 
     /** The measured window's length, ns of virtual time. */
