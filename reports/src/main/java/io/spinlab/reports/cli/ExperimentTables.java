@@ -8,6 +8,7 @@ import io.spinlab.reports.report.Format;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
+import io.spinlab.sim.experiment.WindowShortfall;
 import io.spinlab.sim.experiment.Verdict;
 
 import java.util.ArrayList;
@@ -130,6 +131,14 @@ final class ExperimentTables {
             }
         });
         out.append("  all: ").append(Fidelity.of(all).describe()).append('\n');
+        Map<ExperimentRow, Double> slices = new java.util.IdentityHashMap<>();
+        results.forEach((experiment, rows) -> {
+            Map<String, Double> sliceOf = new java.util.HashMap<>();
+            experiment.rows().forEach(p -> sliceOf.put(p.machine().name(), p.machine().timeSliceNs()));
+            rows.forEach(r -> slices.put(r, sliceOf.getOrDefault(r.machine(), Double.NaN)));
+        });
+        out.append("windows: ").append(WindowShortfall.of(all, r -> slices.getOrDefault(r, Double.NaN)).describe())
+                .append('\n');
         return out.toString();
     }
 

@@ -104,6 +104,9 @@ public final class HtmlReport {
             }
         }
         html.append(".</p>\n");
+        html.append("<p class=\"windows\">Windows: ").append(escape(data.windowShortfall().describe()))
+                .append(" (each such row says why in <code>data.json</code>, <code>windowShortOfProtocol</code>)")
+                .append(".</p>\n");
     }
 
     private static void section(StringBuilder html, ReportSection section) {

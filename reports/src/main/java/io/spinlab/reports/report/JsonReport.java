@@ -156,6 +156,11 @@ public final class JsonReport {
         } else {
             node.putNull("rateChanging");
         }
+        if (row.windowShortOfProtocol().isPresent()) {
+            node.put("windowShortOfProtocol", row.windowShortOfProtocol().get());
+        } else {
+            node.putNull("windowShortOfProtocol");
+        }
         ArrayNode seeds = node.putArray("seeds");
         r.seeds().forEach(seeds::add);
         numbers(node.putArray("leftScores"), r.leftScores());

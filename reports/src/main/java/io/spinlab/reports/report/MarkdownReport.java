@@ -62,6 +62,8 @@ public final class MarkdownReport {
             }
         }
         md.append(".\n\n");
+        md.append("Windows: ").append(data.windowShortfall().describe()).append(" (each such row says why in ")
+                .append("`data.json`, `windowShortOfProtocol`).\n\n");
     }
 
     private static void section(StringBuilder md, ReportSection section) {

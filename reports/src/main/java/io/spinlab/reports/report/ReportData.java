@@ -3,6 +3,7 @@ package io.spinlab.reports.report;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
+import io.spinlab.sim.experiment.WindowShortfall;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +73,13 @@ public record ReportData(String title, String lead, List<ReportSection> sections
     /** How close all rows come to their published figures. */
     public Fidelity fidelity() {
         return Fidelity.of(rows().map(ReportRow::result).toList());
+    }
+
+    /** How many rows were measured in windows short of the measurement protocol, and how many verdicts rest on them. */
+    public WindowShortfall windowShortfall() {
+        Map<ExperimentRow, Double> slices = new java.util.IdentityHashMap<>();
+        rows().forEach(r -> slices.put(r.result(), r.machine().timeSliceNs()));
+        return WindowShortfall.of(slices.keySet(), slices::get);
     }
 
     /** The distinct seeds of the rows' runs, ascending. */

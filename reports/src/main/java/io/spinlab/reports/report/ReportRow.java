@@ -52,6 +52,11 @@ public record ReportRow(ExperimentRow result, MachineProfile machine, long seed)
                 result.parameters());
     }
 
+    /** Why the row's window falls short of the measurement protocol, on its machine's time slice, if it does. */
+    public Optional<String> windowShortOfProtocol() {
+        return result.windowShortOfProtocol(machine.timeSliceNs());
+    }
+
     /** The workload's parameters as key → value, in the workload's order. */
     public Map<String, String> parameters() {
         Map<String, String> map = new LinkedHashMap<>();

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * One row of an experiment's result: a workload on a machine under the left and the right
@@ -401,6 +402,51 @@ public record ExperimentRow(String experiment, String workload, String machine, 
                 : String.format(Locale.ROOT, "%.1f to %.1f around a mean of %.1f", spread.low95(), spread.high95(),
                         mean);
         return Optional.of("the " + side + " score's 95 % interval is " + width);
+    }
+
+    /**
+     * Why the row's measurement falls short of the measurement protocol's window, if it does: a completed,
+     * measurable row whose window spans fewer than {@value Experiment#EXTENDED_WINDOW_SLICES} of the machine's
+     * time slices of {@code timeSliceNanos} and whose scores are {@linkplain #unsettled() unsettled} over the
+     * seeds (a 95 % interval wider than ±{@value #SETTLED_PERCENT} % of its mean). The protocol asks for one or
+     * the other, so that neither one preemption nor one seed's trajectory decides a score; {@code reproduce}
+     * runs most rows in windows of one or two slices to keep within its time, and this says which rows that
+     * leaves short, e.g. {@code a window of 4 ms (1.0 time slice) and the left score's 95 % interval is ±64.1 %
+     * of its mean over 3 seeds (wider than ±5 %)}. Empty for a failed or not measurable row, or one whose
+     * parameters name no window.
+     */
+    public Optional<String> windowShortOfProtocol(double timeSliceNanos) {
+        if (!(timeSliceNanos > 0)) {
+            throw new IllegalArgumentException("timeSliceNanos = " + timeSliceNanos + "; must be positive");
+        }
+        if (!completed() || notMeasurable().isPresent()) {
+            return Optional.empty();
+        }
+        OptionalLong window = windowNanos();
+        if (window.isEmpty()) {
+            return Optional.empty();
+        }
+        double slices = window.getAsLong() / timeSliceNanos;
+        if (slices >= Experiment.EXTENDED_WINDOW_SLICES) {
+            return Optional.empty();
+        }
+        return unsettled().map(why -> String.format(Locale.ROOT, "a window of %s (%.1f time slice%s) and %s",
+                io.spinlab.sim.workload.Durations.format(window.getAsLong()), slices, slices == 1 ? "" : "s", why));
+    }
+
+    /** The measured window named by the row's {@code window=} parameter, ns; empty if it names none. */
+    OptionalLong windowNanos() {
+        for (String pair : parameters.split(",")) {
+            if (pair.startsWith("window=")) {
+                try {
+                    return OptionalLong.of(io.spinlab.sim.workload.Durations.parseNanos("window",
+                            pair.substring("window=".length())));
+                } catch (IllegalArgumentException e) {
+                    return OptionalLong.empty();
+                }
+            }
+        }
+        return OptionalLong.empty();
     }
 
     /**

@@ -291,4 +291,65 @@ class ExperimentRowTest {
                 .contains("one seed gives the score no interval");
         assertThat(row(Double.NaN, 100, -1, 1_000, Optional.of("deadlock")).unsettled()).isEmpty();
     }
+
+    private static ExperimentRow windowed(String parameters, Published published, List<Double> left,
+            List<Double> right) {
+        return new ExperimentRow("e", "w", "m", parameters, "l", Spread.of(left).median(), "r",
+                Spread.of(right).median(), published, Map.of(), Map.of(), Optional.empty(), 0, true, 1000, 1000,
+                List.of(1L, 2L, 3L), left, right);
+    }
+
+    /**
+     * The protocol's window: ten time slices, or scores settled within ±5 % over the seeds. A 4 ms window on a
+     * 4 ms slice with a wide right side falls short; ten slices, or settled scores, do not; a row that measured
+     * nothing, or names no window, is not judged.
+     */
+    @Test
+    void shouldSayWhenARowsWindowIsShortOfTheProtocol() {
+        Published claim = Published.delta(30, "a PR");
+        List<Double> close = List.of(99.0, 100.0, 101.0);
+        List<Double> wide = List.of(90.0, 100.0, 110.0);
+        long slice = 4_000_000;
+
+        assertThat(windowed("threads=1pc,warmup=2ms,window=4ms", claim, close, wide).windowShortOfProtocol(slice))
+                .contains("a window of 4ms (1.0 time slice) and the right score's 95 % interval is ±24.8 % of its "
+                        + "mean over 3 seeds (wider than ±5 %)");
+        assertThat(windowed("threads=1pc,warmup=2ms,window=6ms", claim, wide, close).windowShortOfProtocol(slice))
+                .contains("a window of 6ms (1.5 time slices) and the left score's 95 % interval is ±24.8 % of its "
+                        + "mean over 3 seeds (wider than ±5 %)");
+        assertThat(windowed("threads=1pc,warmup=10ms,window=40ms", claim, wide, wide).windowShortOfProtocol(slice))
+                .as("ten slices").isEmpty();
+        assertThat(windowed("threads=1pc,warmup=2ms,window=4ms", claim, close, close).windowShortOfProtocol(slice))
+                .as("settled").isEmpty();
+        assertThat(windowed("threads=1pc", claim, wide, wide).windowShortOfProtocol(slice)).as("no window").isEmpty();
+        assertThat(new ExperimentRow("e", "w", "m", "window=4ms", "l", 0, "r", 0, claim, Map.of(), Map.of(),
+                Optional.empty(), 0, true, 0, 0, 1L).windowShortOfProtocol(slice)).as("not measurable").isEmpty();
+        // On a 31.25 ms slice (Windows' server quanta) even 40 ms is 1.3 slices.
+        assertThat(windowed("window=40ms", claim, wide, close).windowShortOfProtocol(31_250_000))
+                .hasValueSatisfying(why -> assertThat(why).startsWith("a window of 40ms (1.3 time slices) and "));
+    }
+
+    /** Over a table: how many measured rows fall short, and how many agreeing or disagreeing verdicts rest on them. */
+    @Test
+    void shouldCountTheRowsAndVerdictsShortOfTheProtocolsWindow() {
+        Published claim = Published.delta(30, "a PR");
+        List<Double> low = List.of(99.0, 100.0, 101.0);
+        List<Double> high = List.of(198.0, 200.0, 202.0);
+        List<Double> wideHigh = List.of(150.0, 200.0, 250.0);
+        List<ExperimentRow> rows = List.of(
+                windowed("window=4ms", claim, low, high), // agrees, settled
+                windowed("window=4ms", claim, low, wideHigh), // agrees, short
+                windowed("window=40ms", claim, low, wideHigh), // agrees, ten slices
+                windowed("window=4ms", claim, high, low), // disagrees, settled
+                windowed("window=4ms", Published.none(), low, wideHigh), // no claim, short
+                new ExperimentRow("e", "w", "m", "window=4ms", "l", 0, "r", 0, claim, Map.of(), Map.of(),
+                        Optional.empty(), 0, true, 0, 0, 1L)); // not measurable
+
+        WindowShortfall shortfall = WindowShortfall.of(rows, row -> 4_000_000);
+
+        assertThat(shortfall).isEqualTo(new WindowShortfall(5, 2, 4, 1));
+        assertThat(shortfall.describe()).isEqualTo("2 of 5 measured rows ran under 10 time slices with a score not "
+                + "settled within ±5 % over the seeds (the protocol asks for one or the other); 1 of the 4 verdicts "
+                + "that agree or disagree rest on such rows");
+    }
 }
