@@ -144,29 +144,47 @@ final class CalibrateCommand implements Callable<Integer> {
             text.println("not measurable, left out: " + p.workload() + " " + p.tuning() + ": "
                     + p.notMeasurable().orElseThrow());
         }
-        text.printf(Locale.ROOT, "rank correlation (Spearman) of hardware and simulated scores over %d measurable "
-                + "points: %.3f%n", result.measurable().size(), result.spearman());
-        double self = result.hostSelfAgreement();
-        if (!Double.isNaN(self)) {
-            text.printf(Locale.ROOT, "the host against itself (the same, between the medians of each point's "
-                    + "odd-numbered and even-numbered real-thread runs): %.3f, about as high as the simulator's can be "
-                    + "expected to reach against this host's noise%n", self);
-        }
-        CalibrationResult.Pairs pairs = result.tuningPairs();
-        text.printf(Locale.ROOT, "tuning pairs ordered as on this host: %d of the %d whose hardware runs tell them "
-                + "apart by rank (Mann–Whitney, two-sided 5 %%) (%s; %d pairs in all)%n", pairs.orderedAlike(),
-                pairs.distinguishable(),
-                pairs.distinguishable() == 0 ? "none to judge" : String.format(Locale.ROOT, "%.0f %%",
-                        100 * result.tuningOrderAgreement()), pairs.measurable());
-        for (CalibrationResult.Disagreement d : pairs.orderedOtherwise()) {
-            text.println("ordered otherwise: " + d.describe());
-        }
+        text.print(figures(result));
         if (out != null) {
             MachineProfileFiles.write(result.host(), out);
             text.println("wrote the profile to " + out + " (use it with --machine " + out + ")");
         }
         text.flush();
         return 0;
+    }
+
+    /**
+     * The figure's lines: Spearman's ρ over the measurable points, the host against itself and the tuning pairs
+     * ordered alike, each with its 95 % interval where one can be computed, then the pairs ordered otherwise.
+     */
+    static String figures(CalibrationResult result) {
+        StringBuilder lines = new StringBuilder();
+        lines.append(String.format(Locale.ROOT, "rank correlation (Spearman) of hardware and simulated scores over %d "
+                + "measurable points: %.3f%s%n", result.measurable().size(), result.spearman(),
+                interval(result.spearmanInterval().format())));
+        double self = result.hostSelfAgreement();
+        if (!Double.isNaN(self)) {
+            lines.append(String.format(Locale.ROOT, "the host against itself (the same, between the medians of each "
+                    + "point's odd-numbered and even-numbered real-thread runs): %.3f%s, about as high as the "
+                    + "simulator's can be expected to reach against this host's noise%n", self,
+                    interval(result.hostSelfAgreementInterval().format())));
+        }
+        CalibrationResult.Pairs pairs = result.tuningPairs();
+        lines.append(String.format(Locale.ROOT, "tuning pairs ordered as on this host: %d of the %d whose hardware runs "
+                + "tell them apart by rank (Mann–Whitney, two-sided 5 %%) (%s; %d pairs in all)%n", pairs.orderedAlike(),
+                pairs.distinguishable(),
+                pairs.distinguishable() == 0 ? "none to judge" : String.format(Locale.ROOT, "%.0f %%%s",
+                        100 * result.tuningOrderAgreement(),
+                        interval(result.tuningOrderAgreementInterval().formatPercent())), pairs.measurable()));
+        for (CalibrationResult.Disagreement d : pairs.orderedOtherwise()) {
+            lines.append("ordered otherwise: ").append(d.describe()).append(System.lineSeparator());
+        }
+        return lines.toString();
+    }
+
+    /** ", 95 % interval X" after a figure, or nothing where the interval could not be computed. */
+    private static String interval(String formatted) {
+        return "–".equals(formatted) ? "" : ", 95 % interval " + formatted;
     }
 
     /** Processors busy to two decimals, or a dash when not measured. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spinlab.sim.experiment.CalibrationPoint;
 import io.spinlab.sim.experiment.CalibrationResult;
+import io.spinlab.sim.experiment.ConfidenceInterval;
 import io.spinlab.sim.experiment.HostCalibration;
 import io.spinlab.sim.experiment.Spread;
 
@@ -66,13 +67,16 @@ final class CalibrationJson {
             }
         }
         number(node, "spearman", result.spearman());
+        interval(node, "spearmanInterval95", result.spearmanInterval());
         number(node, "hostSelfAgreement", result.hostSelfAgreement());
+        interval(node, "hostSelfAgreementInterval95", result.hostSelfAgreementInterval());
         CalibrationResult.Pairs pairs = result.tuningPairs();
         ObjectNode pairNode = node.putObject("tuningPairs");
         pairNode.put("measurable", pairs.measurable());
         pairNode.put("distinguishable", pairs.distinguishable());
         pairNode.put("orderedAlike", pairs.orderedAlike());
         number(pairNode, "share", result.tuningOrderAgreement());
+        interval(pairNode, "shareInterval95", result.tuningOrderAgreementInterval());
         ArrayNode otherwise = pairNode.putArray("orderedOtherwise");
         for (CalibrationResult.Disagreement d : pairs.orderedOtherwise()) {
             ObjectNode o = otherwise.addObject();
@@ -96,6 +100,17 @@ final class CalibrationJson {
                 array.add(v);
             }
         }
+    }
+
+    /** {@code name: {"low": …, "high": …}}, or null where the interval could not be computed. */
+    private static void interval(ObjectNode node, String name, ConfidenceInterval interval) {
+        if (!interval.known()) {
+            node.putNull(name);
+            return;
+        }
+        ObjectNode o = node.putObject(name);
+        o.put("low", interval.low());
+        o.put("high", interval.high());
     }
 
     /** {@code value} under {@code name}, or null when it was not measured (NaN). */

@@ -1,6 +1,12 @@
 package io.spinlab.reports.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.spinlab.model.machine.MachineProfile;
+import io.spinlab.sim.experiment.CalibrationPoint;
+import io.spinlab.sim.experiment.CalibrationResult;
+import io.spinlab.sim.experiment.HostCalibration;
+import io.spinlab.sim.experiment.HostCosts;
+import io.spinlab.sim.experiment.Spread;
 import io.spinlab.sim.machine.MachineProfileFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -8,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,7 +104,7 @@ class CalibrateCommandTest {
                 .execute("calibrate", "--workload", "spinlock-throughput", "--out", profile.toString(), "--quiet",
                         "--repetitions", "4", "--seeds", "1", "--json");
         assertThat(code).as(err.toString()).isZero();
-        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+        JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(out.toString());
         assertThat(json.get("nsPerPause").asDouble()).isPositive();
         assertThat(json.get("logicalProcessors").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
@@ -107,10 +114,10 @@ class CalibrateCommandTest {
         assertThat(json.get("checks").get("contendedRing").asText()).isNotEmpty();
         assertThat(json.get("checks").get("lineHandover").asText()).isNotEmpty();
         assertThat(json.get("checks").get("pollingReader").asText()).isNotEmpty();
-        com.fasterxml.jackson.databind.JsonNode points = json.get("points");
+        JsonNode points = json.get("points");
         assertThat(points).hasSize(3);
         int measurable = 0;
-        for (com.fasterxml.jackson.databind.JsonNode point : points) {
+        for (JsonNode point : points) {
             assertThat(point.get("workload").asText()).isEqualTo("spinlock-throughput");
             assertThat(point.get("hardwareRuns")).as("one score per real-thread run: %s", point).hasSize(4);
             assertThat(point.get("simulatedSeeds")).as("one score per seed: %s", point).hasSize(1);
@@ -132,9 +139,62 @@ class CalibrateCommandTest {
                         .asInt());
         assertThat(json.has("spearman")).isTrue();
         assertThat(json.has("hostSelfAgreement")).isTrue();
+        assertInterval(json, "spearman", "spearmanInterval95");
+        assertInterval(json, "hostSelfAgreement", "hostSelfAgreementInterval95");
+        assertInterval(json.get("tuningPairs"), "share", "shareInterval95");
         assertThat(json.get("profile").asText()).isEqualTo(profile.toString());
         assertThat(MachineProfileFiles.load(profile).name()).isEqualTo("host");
         assertThat(out.toString()).doesNotContain("rank correlation");
         assertThat(err.toString()).isEmpty();
+    }
+
+    /**
+     * The figure's lines on fixed points: five measurable points of two workloads, the simulator putting a's
+     * third tuning below the other two where the host puts it above (ρ 0.7 over five points, an interval that
+     * says little; 2 of 4 pairs alike).
+     */
+    @Test
+    void shouldPrintEachFigureWithItsInterval() {
+        List<CalibrationPoint> points = List.of(
+                point("a", "net6", List.of(100.0, 101.0, 102.0, 103.0, 104.0), List.of(10.0, 11.0, 12.0)),
+                point("a", "netcore2.0", List.of(200.0, 201.0, 202.0, 203.0, 204.0), List.of(20.0, 21.0, 22.0)),
+                point("a", "legacy", List.of(300.0, 301.0, 302.0, 303.0, 304.0), List.of(5.0, 6.0, 7.0)),
+                point("b", "net6", List.of(1000.0, 1001.0, 1002.0, 1003.0, 1004.0), List.of(100.0, 101.0, 102.0)),
+                point("b", "netcore2.0", List.of(2000.0, 2001.0, 2002.0, 2003.0, 2004.0),
+                        List.of(200.0, 201.0, 202.0)));
+        HostCosts costs = new HostCosts(30, 6_000, 4_000, 9_000, 300, 1_060_000, 2_000);
+        CalibrationResult result = new CalibrationResult(HostCalibration.hostProfile(20, costs), 20, points, costs);
+
+        assertThat(CalibrateCommand.figures(result).lines().toList()).containsExactly(
+                "rank correlation (Spearman) of hardware and simulated scores over 5 measurable points: 0.700, 95 % "
+                        + "interval -0.508–0.980",
+                "the host against itself (the same, between the medians of each point's odd-numbered and even-numbered "
+                        + "real-thread runs): 1.000, 95 % interval 1.000–1.000, about as high as the simulator's can be "
+                        + "expected to reach against this host's noise",
+                "tuning pairs ordered as on this host: 2 of the 4 whose hardware runs tell them apart by rank "
+                        + "(Mann–Whitney, two-sided 5 %) (50 %, 95 % interval 15–85 %; 4 pairs in all)",
+                "ordered otherwise: a: legacy above net6 on this host (302.0 against 102.0), not simulated (6.0 against "
+                        + "11.0)",
+                "ordered otherwise: a: legacy above netcore2.0 on this host (302.0 against 202.0), not simulated (6.0 "
+                        + "against 21.0)");
+    }
+
+    private static CalibrationPoint point(String workload, String tuning, List<Double> hardware,
+            List<Double> simulated) {
+        Spread hw = Spread.of(hardware);
+        Spread sim = Spread.of(simulated);
+        return new CalibrationPoint(workload, "", tuning, hw.median(), sim.median(), 2_000, 2_000, hw, sim);
+    }
+
+    /** An interval beside each figure: null where the figure is, else around it. */
+    private static void assertInterval(JsonNode node, String figure, String interval) {
+        assertThat(node.has(interval)).as(interval).isTrue();
+        if (node.get(figure).isNull()) {
+            return;
+        }
+        if (!node.get(interval).isNull()) {
+            assertThat(node.get(interval).get("low").asDouble()).isLessThanOrEqualTo(node.get(figure).asDouble());
+            assertThat(node.get(interval).get("high").asDouble()).isGreaterThanOrEqualTo(node.get(figure).asDouble());
+        }
     }
 }

@@ -99,6 +99,14 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
     }
 
     /**
+     * The 95 % interval of {@link #spearman()} over the {@linkplain #measurable() measurable} points
+     * ({@link ConfidenceInterval#spearman}); {@link ConfidenceInterval#NONE} with fewer than four.
+     */
+    public ConfidenceInterval spearmanInterval() {
+        return ConfidenceInterval.spearman(spearman(), measurable().size());
+    }
+
+    /**
      * The host against itself: Spearman's ρ, over the {@linkplain #measurable() measurable} points with at
      * least two real-thread runs, between the median of each point's odd-numbered runs (1st, 3rd, ...) and
      * that of its even-numbered ones. The runs go in rounds over a workload's tunings
@@ -128,12 +136,31 @@ public record CalibrationResult(MachineProfile host, double nsPerPause, List<Cal
     }
 
     /**
+     * The 95 % interval of {@link #hostSelfAgreement()} over the points it ranks ({@link
+     * ConfidenceInterval#spearman}); {@link ConfidenceInterval#NONE} with fewer than four.
+     */
+    public ConfidenceInterval hostSelfAgreementInterval() {
+        long n = measurable().stream().filter(p -> p.hardware().values().size() >= 2).count();
+        return ConfidenceInterval.spearman(hostSelfAgreement(), (int) n);
+    }
+
+    /**
      * The share of {@linkplain #tuningPairs() distinguishable tuning pairs} that the simulator
      * orders as the host does, in [0, 1]; NaN if there is no such pair.
      */
     public double tuningOrderAgreement() {
         Pairs pairs = tuningPairs();
         return pairs.distinguishable() == 0 ? Double.NaN : (double) pairs.orderedAlike() / pairs.distinguishable();
+    }
+
+    /**
+     * Wilson's 95 % interval of {@link #tuningOrderAgreement()} ({@link ConfidenceInterval#wilson}), the pairs
+     * taken as independent trials; they are not quite (three tunings of one workload make three pairs from
+     * three points), so the true interval is somewhat wider. {@link ConfidenceInterval#NONE} without a pair.
+     */
+    public ConfidenceInterval tuningOrderAgreementInterval() {
+        Pairs pairs = tuningPairs();
+        return ConfidenceInterval.wilson(pairs.orderedAlike(), pairs.distinguishable());
     }
 
     /**

@@ -164,9 +164,11 @@ class HostCalibrationTest {
         assertThat(points.get(3).notMeasurable()).hasValue("hardware counted 0 and simulated counted 0 operations "
                 + "(fewer than 100)");
         assertThat(points.get(4).notMeasurable()).hasValue("the simulated run failed");
-        // Over the three measurable points the ranks agree exactly.
+        // Over the three measurable points the ranks agree exactly, too few points for an interval.
         assertThat(result.spearman()).isEqualTo(1.0);
+        assertThat(result.spearmanInterval().known()).isFalse();
         assertThat(result.tuningOrderAgreement()).isEqualTo(1.0);
+        assertThat(result.tuningOrderAgreementInterval()).isEqualTo(ConfidenceInterval.wilson(1, 1));
     }
 
     @Test
@@ -439,6 +441,13 @@ class HostCalibrationTest {
         assertThat(pairs.orderedOtherwise().getFirst().describe()).isEqualTo(
                 "a: netcore2.0 above net6 on this host (202.0 against 102.0), not simulated (6.0 against 11.0)");
         assertThat(result.tuningOrderAgreement()).isEqualTo(0.5);
+        // One of two pairs ordered alike: Wilson's interval spans nearly everything (9 % to 91 %).
+        assertThat(result.tuningOrderAgreementInterval().formatPercent()).isEqualTo("9–91 %");
+        // Over the five points (ranks 1 4 2 5 3 on the host, 2 1 4 5 3 simulated) ρ is 0.3, its interval
+        // from −0.81 to 0.94.
+        assertThat(result.spearman()).isCloseTo(0.3, within(1e-12));
+        assertThat(result.spearmanInterval()).isEqualTo(ConfidenceInterval.spearman(result.spearman(), 5));
+        assertThat(result.spearmanInterval().low()).isLessThan(-0.8);
     }
 
     private static CalibrationPoint point(String workload, String tuning, List<Double> hardware,
