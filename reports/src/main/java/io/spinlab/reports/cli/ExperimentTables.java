@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spinlab.reports.report.Format;
+import io.spinlab.sim.experiment.DirectionAgreement;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
@@ -122,6 +123,15 @@ final class ExperimentTables {
         table.row(countRow("all", all));
         StringBuilder out = new StringBuilder("== summary: rows whose simulated direction agrees with the published one\n")
                 .append(table.render())
+                .append("directions, among the rows that agree or disagree (Wilson's 95 % interval, the rows taken as ")
+                .append("independent):\n");
+        results.forEach((experiment, rows) -> {
+            DirectionAgreement directions = DirectionAgreement.of(rows);
+            if (directions.decided() > 0) {
+                out.append("  ").append(experiment.name()).append(": ").append(directions.describe()).append('\n');
+            }
+        });
+        out.append("  all: ").append(DirectionAgreement.of(all).describe()).append('\n')
                 .append("error against the published figures, exp(|ln(simulated right/left) - ln(published right/left)|)")
                 .append(" per row with a figure:\n");
         results.forEach((experiment, rows) -> {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.sim.experiment.Citation;
+import io.spinlab.sim.experiment.DirectionAgreement;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Published;
 import io.spinlab.sim.experiment.Spread;
@@ -39,6 +40,15 @@ public final class JsonReport {
     private JsonReport() {
     }
 
+    /** Rows that agree and rows that agree or disagree, the share and its Wilson interval (nulls without such rows). */
+    private static void directions(ObjectNode node, DirectionAgreement directions) {
+        node.put("agree", directions.agree());
+        node.put("decided", directions.decided());
+        number(node, "share", directions.share());
+        number(node, "low95", directions.interval().low());
+        number(node, "high95", directions.interval().high());
+    }
+
     /** The JSON text of {@code data}, indented, ending in a newline. */
     public static String render(ReportData data) {
         ObjectNode root = MAPPER.createObjectNode();
@@ -52,6 +62,7 @@ public final class JsonReport {
             node.put("rightTuning", section.rightTuning());
             ArrayNode summary = node.putArray("publishedSummary");
             section.publishedSummary().forEach(summary::add);
+            directions(node.putObject("directions"), section.directions());
             ObjectNode totals = node.putObject("publishedTotals");
             section.publishedTotals().forEach((machine, p) -> published(totals.putObject(machine), p));
             ArrayNode tables = node.putArray("tables");

@@ -54,6 +54,14 @@ public final class MarkdownReport {
             md.append(" |\n");
         }
         md.append('\n');
+        md.append("Directions, among the rows that agree or disagree (Wilson's interval, the rows taken as ")
+                .append("independent): ").append(data.directions().describe());
+        for (ReportSection section : data.sections()) {
+            if (section.directions().decided() > 0) {
+                md.append("; ").append(section.name()).append(": ").append(section.directions().describe());
+            }
+        }
+        md.append(".\n\n");
         md.append("Error against the published figures, exp(|ln(simulated right/left) − ln(published right/left)|) ")
                 .append("per row with a figure: ").append(data.fidelity().describe());
         for (ReportSection section : data.sections()) {

@@ -1,5 +1,6 @@
 package io.spinlab.reports.report;
 
+import io.spinlab.sim.experiment.DirectionAgreement;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
@@ -68,6 +69,11 @@ public record ReportData(String title, String lead, List<ReportSection> sections
     /** Every row of every section, in report order. */
     public Stream<ReportRow> rows() {
         return sections.stream().flatMap(s -> s.rows().stream());
+    }
+
+    /** How many of all rows that agree or disagree with the published direction agree. */
+    public DirectionAgreement directions() {
+        return DirectionAgreement.of(rows().map(ReportRow::result).toList());
     }
 
     /** How close all rows come to their published figures. */

@@ -1,5 +1,6 @@
 package io.spinlab.reports.report;
 
+import io.spinlab.sim.experiment.DirectionAgreement;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
@@ -37,6 +38,11 @@ public record ReportSection(String name, String description, String leftTuning, 
     public ReportSection(String name, String description, String leftTuning, String rightTuning,
             List<String> publishedSummary, Map<String, Published> publishedTotals, List<ReportRow> rows) {
         this(name, description, leftTuning, rightTuning, publishedSummary, publishedTotals, rows, false);
+    }
+
+    /** How many of this experiment's rows that agree or disagree with the published direction agree. */
+    public DirectionAgreement directions() {
+        return DirectionAgreement.of(rows.stream().map(ReportRow::result).toList());
     }
 
     /** How close this experiment's rows come to their published figures. */

@@ -30,7 +30,11 @@ class ExperimentCommandsTest {
                 .contains("report: " + dir.resolve("index.html") + " (also README.md, data.json, data.csv)");
         // The closing summary: one line per experiment and the totals, counts by verdict.
         assertThat(out.toString()).contains("== summary").containsPattern("mres-proc-scaling +2 ")
-                .containsPattern("all +2 ");
+                .containsPattern("all +2 ")
+                // and the share of agreeing directions with its interval, or none to count
+                .containsPattern("directions, among the rows that agree or disagree \\(Wilson's 95 % interval, the "
+                        + "rows taken as independent\\):\n(  mres-proc-scaling: .*\n)?  all: ([0-2] of [1-2] agree "
+                        + "\\([0-9]+ %, 95 % interval [0-9]+–[0-9]+ %\\)|none agrees or disagrees)\n");
         assertThat(Files.readString(dir.resolve("README.md"))).contains("## mres-proc-scaling")
                 .contains("| row | Left score | Right score | Δ Score % |").contains("**Total**");
         // --quick's two rows are not what a published total covers: no published total or verdict beside them.

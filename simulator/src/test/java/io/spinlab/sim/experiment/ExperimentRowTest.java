@@ -126,6 +126,26 @@ class ExperimentRowTest {
         assertThat(Fidelity.of(java.util.List.of(doubled)).withinTwo()).isEqualTo(1);
     }
 
+    @Test
+    void shouldCountAgreeingDirectionsAmongTheRowsThatAgreeOrDisagree() {
+        // Against a published +30 %: +30 % and +95 % agree, −50 % disagrees, a failed run and an empty window
+        // decide nothing; only the first three count.
+        List<ExperimentRow> rows = List.of(row(100, 130, 400, 520, Optional.empty()),
+                row(100, 195, 400, 780, Optional.empty()), row(100, 50, 400, 200, Optional.empty()),
+                row(100, 130, 400, 520, Optional.of("the simulation deadlocked")), row(0, 0, 0, 0, Optional.empty()));
+        DirectionAgreement directions = DirectionAgreement.of(rows);
+
+        assertThat(rows).extracting(ExperimentRow::verdict).containsExactly(Verdict.AGREES, Verdict.AGREES,
+                Verdict.DISAGREES, Verdict.FAILED, Verdict.NOT_MEASURABLE);
+        assertThat(directions).isEqualTo(new DirectionAgreement(2, 3));
+        assertThat(directions.interval()).isEqualTo(ConfidenceInterval.wilson(2, 3));
+        assertThat(directions.describe()).isEqualTo("2 of 3 agree (67 %, 95 % interval 21–94 %)");
+        // Half of 94, as in the reproduce run of 2026-12-07 at 3c9a355: a coin's share lies well inside.
+        assertThat(new DirectionAgreement(47, 94).describe()).isEqualTo("47 of 94 agree (50 %, 95 % interval 40–60 %)");
+        assertThat(DirectionAgreement.of(List.of()).describe()).isEqualTo("none agrees or disagrees");
+        assertThat(DirectionAgreement.of(List.of()).share()).isNaN();
+    }
+
     private static ExperimentRow seeded(Published published, List<Double> left, List<Double> right) {
         double leftMedian = Spread.of(left).median();
         double rightMedian = Spread.of(right).median();
