@@ -96,23 +96,10 @@ public final class HtmlReport {
         }
         html.append("</tbody>\n</table>\n");
         html.append("<p class=\"directions\">Directions, among the rows that agree or disagree (Wilson's interval, "
-                + "the rows taken as independent): ").append(escape(data.directions().describe()));
-        for (ReportSection section : data.sections()) {
-            if (section.directions().decided() > 0) {
-                html.append("; ").append(escape(section.name())).append(": ")
-                        .append(escape(section.directions().describe()));
-            }
-        }
-        html.append(".</p>\n");
+                + "the rows taken as independent): ").append(escape(data.directionsBySection())).append(".</p>\n");
         html.append("<p class=\"fidelity\">Error against the published figures, exp(|ln(simulated right/left) − "
-                + "ln(published right/left)|) per row with a figure: ").append(escape(data.fidelity().describe()));
-        for (ReportSection section : data.sections()) {
-            if (section.fidelity().rows() > 0) {
-                html.append("; ").append(escape(section.name())).append(": ")
-                        .append(escape(section.fidelity().describe()));
-            }
-        }
-        html.append(".</p>\n");
+                + "ln(published right/left)|) per row with a figure: ").append(escape(data.fidelityBySection()))
+                .append(".</p>\n");
         html.append("<p class=\"windows\">Windows: ").append(escape(data.windowShortfall().describe()))
                 .append(" (each such row says why in <code>data.json</code>, <code>windowShortOfProtocol</code>)")
                 .append(".</p>\n");

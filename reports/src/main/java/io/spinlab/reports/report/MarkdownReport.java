@@ -55,21 +55,9 @@ public final class MarkdownReport {
         }
         md.append('\n');
         md.append("Directions, among the rows that agree or disagree (Wilson's interval, the rows taken as ")
-                .append("independent): ").append(data.directions().describe());
-        for (ReportSection section : data.sections()) {
-            if (section.directions().decided() > 0) {
-                md.append("; ").append(section.name()).append(": ").append(section.directions().describe());
-            }
-        }
-        md.append(".\n\n");
+                .append("independent): ").append(data.directionsBySection()).append(".\n\n");
         md.append("Error against the published figures, exp(|ln(simulated right/left) − ln(published right/left)|) ")
-                .append("per row with a figure: ").append(data.fidelity().describe());
-        for (ReportSection section : data.sections()) {
-            if (section.fidelity().rows() > 0) {
-                md.append("; ").append(section.name()).append(": ").append(section.fidelity().describe());
-            }
-        }
-        md.append(".\n\n");
+                .append("per row with a figure: ").append(data.fidelityBySection()).append(".\n\n");
         md.append("Windows: ").append(data.windowShortfall().describe()).append(" (each such row says why in ")
                 .append("`data.json`, `windowShortOfProtocol`).\n\n");
     }

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -69,6 +71,30 @@ public record ReportData(String title, String lead, List<ReportSection> sections
     /** Every row of every section, in report order. */
     public Stream<ReportRow> rows() {
         return sections.stream().flatMap(s -> s.rows().stream());
+    }
+
+    /**
+     * {@link #directions()} in words, then each experiment's that has a row agreeing or disagreeing:
+     * {@code 47 of 94 agree (…); mres-proc-scaling: 13 of 16 agree (…); …}.
+     */
+    public String directionsBySection() {
+        return withSections(directions().describe(), s -> s.directions().decided() > 0
+                ? Optional.of(s.directions().describe()) : Optional.empty());
+    }
+
+    /** {@link #fidelity()} in words, then each experiment's that has a published figure, as above. */
+    public String fidelityBySection() {
+        return withSections(fidelity().describe(), s -> s.fidelity().rows() > 0
+                ? Optional.of(s.fidelity().describe()) : Optional.empty());
+    }
+
+    /** {@code overall}, then {@code "; name: part"} for each section that has a part, in report order. */
+    private String withSections(String overall, Function<ReportSection, Optional<String>> part) {
+        StringBuilder text = new StringBuilder(overall);
+        for (ReportSection section : sections) {
+            part.apply(section).ifPresent(p -> text.append("; ").append(section.name()).append(": ").append(p));
+        }
+        return text.toString();
     }
 
     /** How many of all rows that agree or disagree with the published direction agree. */
