@@ -72,12 +72,25 @@ public final class MeasuredRun {
     private volatile boolean armed;
     private volatile boolean stopped;
 
-    /** A run of {@code threads} threads measured over {@code window}. */
+    /** A run of {@code threads} threads measured over {@code window}, each counting in its own slot. */
     public MeasuredRun(SpinContext context, Window window, int threads) {
+        this(context, window, threads, threads);
+    }
+
+    /**
+     * A run of {@code threads} threads measured over {@code window}, with {@code slots} ≥ {@code threads}
+     * counters: the slots past the threads' own are for work that moves between threads (a pool's
+     * work items), each slot counted by one thread at a time, the moves ordered by a happens-before edge.
+     */
+    public MeasuredRun(SpinContext context, Window window, int threads, int slots) {
         Objects.requireNonNull(context, "context");
+        if (slots < threads) {
+            throw new IllegalArgumentException("slots = " + slots + " for " + threads + " threads; allowed "
+                    + threads + " or more");
+        }
         this.platform = context.platform();
         this.window = Objects.requireNonNull(window, "window");
-        this.counters = new OpCounters(threads);
+        this.counters = new OpCounters(slots);
         this.group = new WorkerGroup(context, threads);
     }
 

@@ -116,7 +116,7 @@ public final class Quwi implements Workload {
         return policy == ThreadRequestPolicy.PER_ITEM ? "per-item" : "cascading";
     }
 
-    private static int parseDrivers(String text) {
+    static int parseDrivers(String text) {
         if (text.equals("serial")) {
             return 1;
         }

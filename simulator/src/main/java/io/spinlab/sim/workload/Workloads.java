@@ -36,6 +36,7 @@ public final class Workloads {
             CountdownAddCountSignalThroughput.TYPE,
             EventPipeStress.TYPE,
             Quwi.TYPE,
+            QuwiSuite.TYPE,
             PoolBatch.TYPE,
             MonitorThroughput.TYPE);
 

@@ -32,7 +32,8 @@ class WorkloadsOnHardwareTest {
         WorkloadType type = Workloads.byName(name);
         boolean threaded = type.parameterKeys().contains("threads");
         List<String> settings = threaded ? List.of("threads=1pc", "threads=4pc")
-                : List.of("drivers=2,depth=16", "drivers=8,depth=2,mode=local");
+                : type.parameterKeys().contains("mode") ? List.of("drivers=2,depth=16", "drivers=8,depth=2,mode=local")
+                : List.of("drivers=2,depth=16", "drivers=8,depth=2,from=pool");
         for (String setting : settings) {
             for (Tuning tuning : List.of(Tuning.current(), Tuning.legacy())) {
                 runUntilItCounts(name, type, setting, tuning);
