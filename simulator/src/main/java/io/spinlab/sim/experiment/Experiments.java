@@ -14,6 +14,7 @@ import io.spinlab.sim.workload.MresWaitDrainRate;
 import io.spinlab.sim.workload.MresWaitLatency;
 import io.spinlab.sim.workload.PoolBatch;
 import io.spinlab.sim.workload.Quwi;
+import io.spinlab.sim.workload.QuwiSuite;
 import io.spinlab.sim.workload.SpinLockThroughput;
 import io.spinlab.sim.workload.ThreadCount;
 import io.spinlab.sim.workload.Window;
@@ -257,12 +258,12 @@ public final class Experiments {
     private static Experiment threadPoolGlobalQueue() {
         MachineProfile machine = MachinePresets.byName(XEON_32T);
         List<PlannedRow> rows = new ArrayList<>();
-        for (Quwi.Mode mode : Quwi.Mode.values()) {
+        for (QuwiSuite.From from : List.of(QuwiSuite.From.POOL, QuwiSuite.From.THREADS)) { // the table's order
             for (int depth : Quwi.PUBLISHED_DEPTHS) {
                 for (int drivers : Quwi.PUBLISHED_DRIVERS) {
                     Window window = windowFor(Math.max(drivers, machine.logicalProcessors()));
-                    Workload w = Workloads.create(Quwi.NAME, String.format(Locale.ROOT,
-                            "drivers=%d,depth=%d,mode=%s,requests=per-item,%s", drivers, depth, mode.text(),
+                    Workload w = Workloads.create(QuwiSuite.NAME, String.format(Locale.ROOT,
+                            "drivers=%d,depth=%d,from=%s,requests=per-item,%s", drivers, depth, from.text(),
                             window.parameters()));
                     rows.add(new PlannedRow(w, machine, claim("threadpool-global-queue", machine.name(), w), SEED));
                 }
@@ -278,7 +279,10 @@ public final class Experiments {
         return new Experiment("threadpool-global-queue",
                 "The thread pool's global queue: QueueSegment (256-slot linked segments, indices packed 16/16 in "
                         + "one int) against ConcurrentQueue (dotnet/coreclr #9234), on a 2-socket Xeon with 32 "
-                        + "logical processors; the QUWI matrix, chain depth × drivers, global and local queueing; "
+                        + "logical processors; the QUWI matrix as the published table ran it (benaadams/"
+                        + "ThreadPoolTaskTesting at 1f5bdf1: drivers queue chain heads in batches without waiting for "
+                        + "the chains), chain depth × drivers, with the drivers on the pool ('(TP)') and on dedicated "
+                        + "threads; "
                         + "and the PR description's own benchmark on a quad-core hyperthreaded part (pool-batch: "
                         + "one or ProcessorCount threads queue batches of work items that signal a CountdownEvent). "
                         + "The .NET Core 2.0 pool with .NET Core 1.x's queue against itself: both sides request "

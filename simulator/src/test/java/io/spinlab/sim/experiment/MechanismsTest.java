@@ -33,9 +33,12 @@ class MechanismsTest {
     @Test
     void shouldExplainTheKnownDisagreementsOfTheStandardFile() {
         Mechanisms standard = Mechanisms.standard();
-        assertThat(standard.explain("threadpool-global-queue", "xeon-2s-32t", "quwi",
-                "drivers=serial,depth=1,mode=global,requests=per-item")).hasValueSatisfying(
-                        t -> assertThat(t).startsWith("One driver never contends"));
+        assertThat(standard.explain("threadpool-global-queue", "xeon-2s-32t", "quwi-suite",
+                "drivers=serial,depth=1,from=threads,requests=per-item")).hasValueSatisfying(
+                        t -> assertThat(t).startsWith("One driver queues"));
+        assertThat(standard.explain("threadpool-global-queue", "xeon-2s-32t", "quwi-suite",
+                "drivers=64,depth=512,from=pool,requests=per-item")).hasValueSatisfying(
+                        t -> assertThat(t).contains("Sleep(1)"));
         assertThat(standard.explain("eventpipe-lockless", "kabylake-i7-7700hq", "eventpipe-stress",
                 "threads=32,score=read")).hasValueSatisfying(t -> assertThat(t).contains("reader"));
         assertThat(standard.explain("mres-proc-scaling", "sandybridge-e5-1650", "mres-wait-drain-rate",

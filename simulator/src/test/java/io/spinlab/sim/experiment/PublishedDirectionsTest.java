@@ -73,10 +73,11 @@ class PublishedDirectionsTest {
                     .or(row("haswell-i5-4670k", "spinlock-latency", "threads=1pc"));
             // coreclr #13978/#14216: barging beats the convoy handoff once waiters block.
             case "monitor-convoy" -> parameters("threads=1pc,hold=1us").or(parameters("threads=16pc,hold=0"));
-            // coreclr #9234: a serial driver (a pinned disagreement), 16 contending drivers, and the
-            // description's batch benchmark with one and with ProcessorCount queueing threads.
-            case "threadpool-global-queue" -> parameters("drivers=serial,depth=16,mode=global")
-                    .or(parameters("drivers=16,depth=16,mode=global"))
+            // coreclr #9234: the suite's QUWI with a serial driver on a thread of its own (a pinned
+            // disagreement) and 16 such drivers, and the description's batch benchmark with one and
+            // with ProcessorCount queueing threads.
+            case "threadpool-global-queue" -> parameters("drivers=serial,depth=1,from=threads")
+                    .or(parameters("drivers=16,depth=1,from=threads"))
                     .or(row("skylake-i7-6700", "pool-batch", "threads="));
             default -> r -> false;
         };
@@ -101,7 +102,7 @@ class PublishedDirectionsTest {
             plan.add(reduced(Experiments.byName(name)));
         }
         plan.add(Experiments.byName("threadpool-global-queue").withMemoryModel(false)
-                .select(parameters("drivers=serial,depth=16,mode=global")));
+                .select(parameters("drivers=serial,depth=16,from=threads")));
         List<ExperimentRow> rows = new ArrayList<>();
         for (Experiment experiment : plan) {
             rows.addAll(experiment.run(ProgressListener.NONE, 2));
@@ -110,7 +111,7 @@ class PublishedDirectionsTest {
         // Why fast mode never gives a verdict, exactly: there the two global queues differ only in
         // Java code between Platform calls, which costs no virtual time, so they score alike.
         assertThat(rows).filteredOn(r -> !r.memoryModel()
-                        && r.parameters().startsWith("drivers=serial,depth=16,mode=global"))
+                        && r.parameters().startsWith("drivers=serial,depth=16,from=threads"))
                 .singleElement().satisfies(r -> assertThat(r.deltaPercent()).as(r.toString()).isZero());
         StringBuilder actual = new StringBuilder(HEADER);
         rows.forEach(r -> actual.append(line(r)).append('\n'));
