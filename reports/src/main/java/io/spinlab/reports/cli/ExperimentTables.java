@@ -9,6 +9,7 @@ import io.spinlab.sim.experiment.DirectionAgreement;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
+import io.spinlab.sim.experiment.LevelAgreement;
 import io.spinlab.sim.experiment.WindowShortfall;
 import io.spinlab.sim.experiment.Verdict;
 
@@ -79,6 +80,8 @@ final class ExperimentTables {
                 }
                 node.put("publishedDirection", row.published().direction().name());
                 node.put("publishedSource", row.published().source());
+                row.published().leftPerMs().ifPresent(v -> node.put("publishedLeftPerMs", v));
+                row.leftOverPublished().ifPresent(v -> node.put("leftOverPublished", v));
                 node.put("verdict", row.verdict().name());
                 row.failure().ifPresent(f -> node.put("failure", f));
                 if (row.errorFactor().isPresent()) {
@@ -141,6 +144,17 @@ final class ExperimentTables {
             }
         });
         out.append("  all: ").append(Fidelity.of(all).describe()).append('\n');
+        if (all.stream().anyMatch(r -> r.published().leftPerMs().isPresent())) {
+            out.append("left scores against the published ones, per row whose source printed its left score alone ")
+                    .append("(simulated ÷ published, per ms):\n");
+            results.forEach((experiment, rows) -> {
+                if (rows.stream().anyMatch(r -> r.published().leftPerMs().isPresent())) {
+                    out.append("  ").append(experiment.name()).append(": ").append(LevelAgreement.of(rows).describe())
+                            .append('\n');
+                }
+            });
+            out.append("  all: ").append(LevelAgreement.of(all).describe()).append('\n');
+        }
         Map<ExperimentRow, Double> slices = new java.util.IdentityHashMap<>();
         results.forEach((experiment, rows) -> {
             Map<String, Double> sliceOf = new java.util.HashMap<>();
@@ -180,15 +194,6 @@ final class ExperimentTables {
     }
 
     private static String published(ExperimentRow row) {
-        if (row.published().deltaPercent().isPresent()) {
-            return percent(row.published().deltaPercent().getAsDouble());
-        }
-        return switch (row.published().direction()) {
-            case NONE -> "";
-            case RIGHT_BETTER -> "better";
-            case NOT_WORSE -> "not worse";
-            case RIGHT_WORSE -> "worse";
-            case NEUTRAL -> "neutral";
-        };
+        return Format.published(row.published());
     }
 }

@@ -75,17 +75,27 @@ public final class Format {
 
     /** A published claim: its Δ % where a figure exists, else its direction in words; empty for none. */
     public static String published(Published published) {
+        String claim;
         if (published.deltaPercent().isPresent()) {
-            return percent(published.deltaPercent().getAsDouble());
+            claim = percent(published.deltaPercent().getAsDouble());
+        } else {
+            claim = switch (published.direction()) {
+                case NONE -> "";
+                case RIGHT_BETTER -> "better";
+                case NOT_WORSE -> "not worse";
+                case RIGHT_WORSE -> "worse";
+                case NEUTRAL -> "neutral";
+            };
         }
-        return switch (published.direction()) {
-            case NONE -> "";
-            case RIGHT_BETTER -> "better";
-            case NOT_WORSE -> "not worse";
-            case RIGHT_WORSE -> "worse";
-            case NEUTRAL -> "neutral";
-        };
+        if (published.leftPerMs().isEmpty()) {
+            return claim;
+        }
+        return claim + " (left " + score(published.leftPerMs().getAsDouble()) + ")";
     }
+
+    /** The lead of the sentence on published left scores (summaries of stdout, README.md, index.html). */
+    public static final String LEVELS_LEAD = "Left scores against the published ones, per row whose source printed "
+            + "its left score alone (simulated ÷ published, per ms): ";
 
     /** A verdict in words: {@code agrees}, {@code disagrees}, {@code no claim}, {@code not measurable}, {@code failed}. */
     public static String verdict(Verdict verdict) {

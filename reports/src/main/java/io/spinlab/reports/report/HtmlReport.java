@@ -100,6 +100,10 @@ public final class HtmlReport {
         html.append("<p class=\"fidelity\">Error against the published figures, exp(|ln(simulated right/left) − "
                 + "ln(published right/left)|) per row with a figure: ").append(escape(data.fidelityBySection()))
                 .append(".</p>\n");
+        if (data.hasPublishedLevels()) {
+            html.append("<p class=\"levels\">").append(escape(Format.LEVELS_LEAD + data.levelsBySection()))
+                    .append(".</p>\n");
+        }
         html.append("<p class=\"windows\">Windows: ").append(escape(data.windowShortfall().describe()))
                 .append(" (each such row says why in <code>data.json</code>, <code>windowShortOfProtocol</code>)")
                 .append(".</p>\n");

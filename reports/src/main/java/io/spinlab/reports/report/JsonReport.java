@@ -9,6 +9,7 @@ import io.spinlab.model.machine.MachineProfile;
 import io.spinlab.sim.experiment.Citation;
 import io.spinlab.sim.experiment.DirectionAgreement;
 import io.spinlab.sim.experiment.ExperimentRow;
+import io.spinlab.sim.experiment.LevelAgreement;
 import io.spinlab.sim.experiment.Published;
 import io.spinlab.sim.experiment.Spread;
 
@@ -63,6 +64,9 @@ public final class JsonReport {
             ArrayNode summary = node.putArray("publishedSummary");
             section.publishedSummary().forEach(summary::add);
             directions(node.putObject("directions"), section.directions());
+            if (section.hasPublishedLevels()) {
+                levels(node.putObject("levels"), section.levels());
+            }
             ObjectNode totals = node.putObject("publishedTotals");
             section.publishedTotals().forEach((machine, p) -> published(totals.putObject(machine), p));
             ArrayNode tables = node.putArray("tables");
@@ -145,6 +149,7 @@ public final class JsonReport {
         } else {
             node.putNull("failure");
         }
+        r.leftOverPublished().ifPresent(v -> number(node, "leftOverPublished", v));
         if (r.errorFactor().isPresent()) {
             node.put("errorFactor", r.errorFactor().getAsDouble());
         } else {
@@ -211,6 +216,13 @@ public final class JsonReport {
         number(o, "high95", s.high95());
     }
 
+    private static void levels(ObjectNode node, LevelAgreement levels) {
+        node.put("rows", levels.rows());
+        number(node, "median", levels.median());
+        number(node, "lowest", levels.lowest());
+        number(node, "highest", levels.highest());
+    }
+
     private static void published(ObjectNode node, Published published) {
         node.put("direction", published.direction().name());
         if (published.deltaPercent().isPresent()) {
@@ -221,6 +233,7 @@ public final class JsonReport {
         node.put("source", published.source());
         optionalNumber(node, "leftScore", published.leftScore());
         optionalNumber(node, "rightScore", published.rightScore());
+        published.leftPerMs().ifPresent(v -> number(node, "leftPerMs", v));
         if (published.citation().isPresent()) {
             Citation c = published.citation().get();
             ObjectNode o = node.putObject("citation");

@@ -58,6 +58,9 @@ public final class MarkdownReport {
                 .append("independent): ").append(data.directionsBySection()).append(".\n\n");
         md.append("Error against the published figures, exp(|ln(simulated right/left) − ln(published right/left)|) ")
                 .append("per row with a figure: ").append(data.fidelityBySection()).append(".\n\n");
+        if (data.hasPublishedLevels()) {
+            md.append(Format.LEVELS_LEAD).append(data.levelsBySection()).append(".\n\n");
+        }
         md.append("Windows: ").append(data.windowShortfall().describe()).append(" (each such row says why in ")
                 .append("`data.json`, `windowShortOfProtocol`).\n\n");
     }

@@ -4,6 +4,7 @@ import io.spinlab.sim.experiment.DirectionAgreement;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
+import io.spinlab.sim.experiment.LevelAgreement;
 import io.spinlab.sim.experiment.WindowShortfall;
 
 import java.util.ArrayList;
@@ -86,6 +87,25 @@ public record ReportData(String title, String lead, List<ReportSection> sections
     public String fidelityBySection() {
         return withSections(fidelity().describe(), s -> s.fidelity().rows() > 0
                 ? Optional.of(s.fidelity().describe()) : Optional.empty());
+    }
+
+    /**
+     * {@link #levels()} in words, then each experiment's that has a published left score, as above;
+     * only meaningful where {@link #hasPublishedLevels()}.
+     */
+    public String levelsBySection() {
+        return withSections(levels().describe(), s -> s.hasPublishedLevels()
+                ? Optional.of(s.levels().describe()) : Optional.empty());
+    }
+
+    /** Whether any row has a published left score in spinlab's unit. */
+    public boolean hasPublishedLevels() {
+        return sections.stream().anyMatch(ReportSection::hasPublishedLevels);
+    }
+
+    /** How all rows' simulated left scores compare with the published ones, where printed. */
+    public LevelAgreement levels() {
+        return LevelAgreement.of(rows().map(ReportRow::result).toList());
     }
 
     /** {@code overall}, then {@code "; name: part"} for each section that has a part, in report order. */

@@ -4,6 +4,7 @@ import io.spinlab.sim.experiment.DirectionAgreement;
 import io.spinlab.sim.experiment.Experiment;
 import io.spinlab.sim.experiment.ExperimentRow;
 import io.spinlab.sim.experiment.Fidelity;
+import io.spinlab.sim.experiment.LevelAgreement;
 import io.spinlab.sim.experiment.PlannedRow;
 import io.spinlab.sim.experiment.Published;
 import io.spinlab.sim.experiment.Verdict;
@@ -48,6 +49,16 @@ public record ReportSection(String name, String description, String leftTuning, 
     /** How close this experiment's rows come to their published figures. */
     public Fidelity fidelity() {
         return Fidelity.of(rows.stream().map(ReportRow::result).toList());
+    }
+
+    /** How this experiment's simulated left scores compare with the published ones, where printed. */
+    public LevelAgreement levels() {
+        return LevelAgreement.of(rows.stream().map(ReportRow::result).toList());
+    }
+
+    /** Whether any row has a published left score in spinlab's unit ({@link Published#leftPerMs()}). */
+    public boolean hasPublishedLevels() {
+        return rows.stream().anyMatch(r -> r.result().published().leftPerMs().isPresent());
     }
 
     /**

@@ -53,8 +53,8 @@ class HtmlReportTest {
                 "a 32-core box", "the after cells could not be read");
         io.spinlab.sim.experiment.Published published = io.spinlab.sim.experiment.Published.figure(100, 200,
                 "coreclr #9234: serial").citing(citation);
-        ExperimentRow row = new ExperimentRow("threadpool-global-queue", "quwi", xeon.name(),
-                "drivers=serial,depth=1,mode=global,requests=per-item,spin=70,warmup=2ms,window=4ms",
+        ExperimentRow row = new ExperimentRow("threadpool-global-queue", "quwi-suite", xeon.name(),
+                "drivers=serial,depth=1,from=threads,calls=262144,requests=per-item,spin=70,warmup=2ms,window=4ms",
                 "netcore2.0,global-queue=queue-segment", 500, "netcore2.0", 501, published, Map.of(), Map.of(),
                 Optional.empty(), 10, true, 2_000, 2_004, 1L);
         ReportSection section = new ReportSection("threadpool-global-queue", "fixture", "a", "b", List.of(),
@@ -66,16 +66,16 @@ class HtmlReportTest {
                 .isEqualTo("+100.0");
         Element verdict = cells.select("td").get(5);
         assertThat(verdict.text()).isEqualTo("disagrees 1");
-        assertThat(verdict.attr("title")).startsWith("One driver never contends on the global queue");
+        assertThat(verdict.attr("title")).startsWith("One driver queues about one head every 1.1 µs");
         assertThat(cited.select("ol.mechanisms li").eachText()).singleElement().asString()
-                .startsWith("One driver never contends");
+                .startsWith("One driver queues");
         assertThat(cited.selectFirst("p.sources").text()).contains("dotnet/coreclr #9234 (by stephentoub, "
                 + "2017-02-01) https://github.com/dotnet/coreclr/pull/9234 — the after cells could not be read");
         String json = JsonReport.render(new ReportData(List.of(section), ReportFixture.PROVENANCE));
-        assertThat(json).contains("\"mechanism\" : \"One driver never contends").contains("\"leftScore\" : 100.0")
+        assertThat(json).contains("\"mechanism\" : \"One driver queues").contains("\"leftScore\" : 100.0")
                 .contains("\"author\" : \"stephentoub\"").contains("\"date\" : \"2017-02-01\"");
         assertThat(MarkdownReport.render(new ReportData(List.of(section), ReportFixture.PROVENANCE)))
-                .contains("| disagrees [1] |").contains("- [1] One driver never contends");
+                .contains("| disagrees [1] |").contains("- [1] One driver queues");
     }
 
     @Test

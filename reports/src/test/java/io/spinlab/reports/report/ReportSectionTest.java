@@ -105,6 +105,37 @@ class ReportSectionTest {
     }
 
     @Test
+    void shouldSetTheSimulatedLeftScoresBesideThePublishedOnesWhereOnlyTheLeftWasPrinted() throws Exception {
+        // coreclr #9234's table: the 'before' cells could be read, the 'after' ones not.
+        Experiment experiment = Experiments.byName("threadpool-global-queue").select(r -> r.workload().parameters()
+                .startsWith("drivers=serial,depth=1,"));
+        assertThat(experiment.rows()).hasSize(2).allSatisfy(r -> assertThat(r.published().leftPerMs()).isPresent());
+        List<ExperimentRow> results = experiment.rows().stream().map(p -> new ExperimentRow(experiment.name(),
+                p.workload().name(), p.machine().name(), p.workload().parameters(), "before", 611.294, "after",
+                600, p.published(), Map.of(), Map.of(), Optional.empty(), 0, true, 2_400, 2_400, 1L)).toList();
+
+        ReportData data = new ReportData(List.of(ReportSection.of(experiment, results)), ReportFixture.PROVENANCE);
+
+        // 611.294 is twice the (TP) cell's 305.647 per ms, and 4.37 times the other block's 139.736.
+        String levels = "simulated left scores ×2.96 the published ones (median over 2 rows; ×2.00 to ×4.37)";
+        assertThat(data.levels().describe()).isEqualTo(levels);
+        assertThat(MarkdownReport.render(data)).contains(Format.LEVELS_LEAD + levels + "; threadpool-global-queue: "
+                + levels + ".").contains("| better (left 305.6) |");
+        assertThat(HtmlReport.render(data)).contains("<p class=\"levels\">");
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(JsonReport.render(data));
+        assertThat(json.at("/experiments/0/levels/rows").asInt()).isEqualTo(2);
+        assertThat(json.at("/experiments/0/levels/highest").asDouble()).isCloseTo(4.3746,
+                org.assertj.core.api.Assertions.within(1e-3));
+        assertThat(json.at("/experiments/0/rows/0/published/leftPerMs").asDouble()).isCloseTo(305.647,
+                org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(json.at("/experiments/0/rows/0/leftOverPublished").asDouble()).isCloseTo(2.0,
+                org.assertj.core.api.Assertions.within(1e-9));
+        // A report without such rows says nothing of levels.
+        assertThat(MarkdownReport.render(new ReportData(List.of(ReportFixture.procScaling()),
+                ReportFixture.PROVENANCE))).doesNotContain(Format.LEVELS_LEAD);
+    }
+
+    @Test
     void shouldTableEachMachineWithItsPublishedTotalWhenMachinesAreFew() {
         List<ResultTable> tables = ReportFixture.procScaling().tables();
 

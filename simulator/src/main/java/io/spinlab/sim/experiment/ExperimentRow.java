@@ -368,6 +368,20 @@ public record ExperimentRow(String experiment, String workload, String machine, 
     }
 
     /**
+     * The simulated left score over the published one, when the source printed the left score in a
+     * unit that converts to spinlab's ({@link Published#leftPerMs()}): 1 for an exact match, 10 for a
+     * simulated score ten times the published. Empty for a row without such a score, a failed or
+     * {@linkplain #notMeasurable() not measurable} row, or a zero score.
+     */
+    public OptionalDouble leftOverPublished() {
+        if (published.leftPerMs().isEmpty() || failure.isPresent() || notMeasurable().isPresent()
+                || !(leftScore > 0) || Double.isInfinite(leftScore)) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(leftScore / published.leftPerMs().getAsDouble());
+    }
+
+    /**
      * Why a side's score is not settled over the seeds, if it is not: its 95 % interval
      * ({@link Spread}, Student's t over the seeds) is wider than ±{@value #SETTLED_PERCENT} % of
      * the interval's centre, the mean; e.g. {@code the left score's 95 % interval is ±12.3 % of

@@ -17,9 +17,12 @@ import java.util.OptionalDouble;
  * @param leftScore    the published left score, where the source gives the scores
  * @param rightScore   the published right score, where the source gives the scores
  * @param citation     the thread, comment and machine the claim was taken from, where known
+ * @param leftPerMs    the published left score in spinlab's unit, operations per ms, where the source gives
+ *                     it in a unit that converts (a {@linkplain PublishedFigures.Level level}); the simulated
+ *                     left score is set beside it ({@link ExperimentRow#leftOverPublished()})
  */
 public record Published(Direction direction, OptionalDouble deltaPercent, String source, OptionalDouble leftScore,
-                        OptionalDouble rightScore, Optional<Citation> citation) {
+                        OptionalDouble rightScore, Optional<Citation> citation, OptionalDouble leftPerMs) {
 
     /**
      * The smallest Δ that counts as a change, %: "better" means more than this, "not worse" no
@@ -50,18 +53,20 @@ public record Published(Direction direction, OptionalDouble deltaPercent, String
         Objects.requireNonNull(leftScore, "leftScore");
         Objects.requireNonNull(rightScore, "rightScore");
         Objects.requireNonNull(citation, "citation");
+        Objects.requireNonNull(leftPerMs, "leftPerMs");
     }
 
     /** A claim without scores or citation. */
     public Published(Direction direction, OptionalDouble deltaPercent, String source) {
-        this(direction, deltaPercent, source, OptionalDouble.empty(), OptionalDouble.empty(), Optional.empty());
+        this(direction, deltaPercent, source, OptionalDouble.empty(), OptionalDouble.empty(), Optional.empty(),
+                OptionalDouble.empty());
     }
 
     /** A published pair of scores; the direction is that of their Δ ({@link #directionOf}). */
     public static Published figure(double left, double right, String source) {
         double delta = Experiment.deltaPercent(left, right);
         return new Published(directionOf(delta), OptionalDouble.of(delta), source, OptionalDouble.of(left),
-                OptionalDouble.of(right), Optional.empty());
+                OptionalDouble.of(right), Optional.empty(), OptionalDouble.empty());
     }
 
     /** A published Δ % without the scores; the direction is that of the Δ ({@link #directionOf}). */
@@ -82,7 +87,16 @@ public record Published(Direction direction, OptionalDouble deltaPercent, String
 
     /** This claim, citing {@code where}. */
     public Published citing(Citation where) {
-        return new Published(direction, deltaPercent, source, leftScore, rightScore, Optional.of(where));
+        return new Published(direction, deltaPercent, source, leftScore, rightScore, Optional.of(where), leftPerMs);
+    }
+
+    /** This claim with the published left score {@code perMs}, in operations per ms (a level). */
+    public Published withLeftPerMs(double perMs) {
+        if (!(perMs > 0) || Double.isInfinite(perMs)) {
+            throw new IllegalArgumentException("leftPerMs = " + perMs + "; valid: a positive number");
+        }
+        return new Published(direction, deltaPercent, source, leftScore, rightScore, citation,
+                OptionalDouble.of(perMs));
     }
 
     /** A published direction without a figure. */

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,12 +25,16 @@ import java.util.Set;
  * The published figures and claims the experiments are judged against, read from one data file,
  * {@code published.json} beside this class: per source (a pull request's measurement on one
  * machine, with its thread, comment date and author) the rows it printed with their left and right
- * scores, its total, and claims in words for rows it gave no figure for.
+ * scores, its total, claims in words for rows it gave no figure for, and the left scores it printed
+ * for rows whose right score could not be read (levels: a source that has them gives its unit in
+ * spinlab's, {@code scoreScale} operations per ms per published unit).
  *
  * <p>A row of an experiment gets, in this order: the first figure of a source of its experiment and
  * machine whose workload and parameters match; else the first such claim; else nothing. A figure
  * or claim matches a row when its {@code workload} (if given) is the row's and every key of its
- * {@code where} has the row's value (one value or a list of allowed values).
+ * {@code where} has the row's value (one value or a list of allowed values). A row whose workload
+ * and parameters a level matches carries that level as its published left score per ms
+ * ({@link Published#leftPerMs()}).
  */
 public final class PublishedFigures {
 
@@ -44,6 +49,7 @@ public final class PublishedFigures {
     private final List<Figure> figures;
     private final List<Claim> claims;
     private final List<Total> totals;
+    private final List<Level> levels;
 
     /**
      * One measurement: a pull request's change measured on one machine.
@@ -98,11 +104,27 @@ public final class PublishedFigures {
     public record Total(String source, double deltaPercent, String text) {
     }
 
-    private PublishedFigures(List<Source> sources, List<Figure> figures, List<Claim> claims, List<Total> totals) {
+    /**
+     * A published left score of a row whose right score was not published (or could not be read).
+     *
+     * @param source    the source's id
+     * @param scenario  the row as the source names it
+     * @param workload  the spinlab workload
+     * @param where     the workload parameters it stands for
+     * @param left      the score as printed, in the source's unit
+     * @param leftPerMs the same in spinlab's unit, operations per ms (the source's {@code scoreScale} × left)
+     */
+    public record Level(String source, String scenario, String workload, Map<String, List<String>> where,
+                        double left, double leftPerMs) {
+    }
+
+    private PublishedFigures(List<Source> sources, List<Figure> figures, List<Claim> claims, List<Total> totals,
+                             List<Level> levels) {
         this.sources = List.copyOf(sources);
         this.figures = List.copyOf(figures);
         this.claims = List.copyOf(claims);
         this.totals = List.copyOf(totals);
+        this.levels = List.copyOf(levels);
     }
 
     /** The figures of {@value #RESOURCE}, read once. */
@@ -145,6 +167,7 @@ public final class PublishedFigures {
         JsonNode root = readTree(json, "published figures");
         List<Source> sources = new ArrayList<>();
         Set<String> ids = new HashSet<>();
+        Map<String, Double> scales = new HashMap<>();
         for (JsonNode s : array(root, "sources")) {
             Citation citation = new Citation(text(s, "repository"), s.path("pullRequest").asInt(),
                     text(s, "postedIn"), text(s, "url"), text(s, "author"), text(s, "date"), text(s, "machine"),
@@ -155,6 +178,14 @@ public final class PublishedFigures {
                 throw new IllegalArgumentException("published figures: source '" + source.id() + "' appears twice");
             }
             sources.add(source);
+            OptionalDouble scale = number(s, "scoreScale");
+            if (scale.isPresent()) {
+                if (!(scale.getAsDouble() > 0) || Double.isInfinite(scale.getAsDouble())) {
+                    throw new IllegalArgumentException("published figures: source '" + source.id()
+                            + "' has scoreScale " + scale.getAsDouble() + "; valid: a positive number");
+                }
+                scales.put(source.id(), scale.getAsDouble());
+            }
         }
         List<Figure> figures = new ArrayList<>();
         for (JsonNode f : array(root, "figures")) {
@@ -189,7 +220,23 @@ public final class PublishedFigures {
             }
             totals.add(new Total(known(ids, text(t, "source")), delta.getAsDouble(), text(t, "text")));
         }
-        return new PublishedFigures(sources, figures, claims, totals);
+        List<Level> levels = new ArrayList<>();
+        for (JsonNode l : optionalArray(root, "levels")) {
+            String source = known(ids, text(l, "source"));
+            Double scale = scales.get(source);
+            if (scale == null) {
+                throw new IllegalArgumentException("published figures: a level of '" + source + "' needs the source's "
+                        + "scoreScale (operations per ms per published unit)");
+            }
+            OptionalDouble left = number(l, "left");
+            if (left.isEmpty() || !(left.getAsDouble() > 0) || Double.isInfinite(left.getAsDouble())) {
+                throw new IllegalArgumentException("published figures: level '" + text(l, "scenario")
+                        + "' needs a positive 'left' score");
+            }
+            levels.add(new Level(source, text(l, "scenario"), text(l, "workload"), where(l), left.getAsDouble(),
+                    left.getAsDouble() * scale));
+        }
+        return new PublishedFigures(sources, figures, claims, totals, levels);
     }
 
     /** Every source, in file order. */
@@ -202,6 +249,11 @@ public final class PublishedFigures {
         return figures;
     }
 
+    /** Every level, in file order. */
+    public List<Level> levels() {
+        return levels;
+    }
+
     /** The sources of {@code experiment}, in file order. */
     public List<Source> sourcesOf(String experiment) {
         return sources.stream().filter(s -> s.experiment().equals(experiment)).toList();
@@ -209,6 +261,23 @@ public final class PublishedFigures {
 
     /** What was published about {@code workload} on {@code machine} in {@code experiment}. */
     public Published claim(String experiment, String machine, Workload workload) {
+        Published published = figureOrClaim(experiment, machine, workload);
+        Map<String, String> parameters = parameters(workload.parameters());
+        for (Source source : sources) {
+            if (!source.experiment().equals(experiment) || !source.spinlabMachine().equals(machine)) {
+                continue;
+            }
+            for (Level l : levels) {
+                if (l.source().equals(source.id()) && l.workload().equals(workload.name())
+                        && matches(l.where(), parameters)) {
+                    return published.withLeftPerMs(l.leftPerMs());
+                }
+            }
+        }
+        return published;
+    }
+
+    private Published figureOrClaim(String experiment, String machine, Workload workload) {
         Map<String, String> parameters = parameters(workload.parameters());
         for (Source source : sources) {
             if (!source.experiment().equals(experiment) || !source.spinlabMachine().equals(machine)) {
@@ -337,6 +406,11 @@ public final class PublishedFigures {
         return node;
     }
 
+    /** An array that may be absent (an empty one then). */
+    private static Iterable<JsonNode> optionalArray(JsonNode root, String field) {
+        return root.path(field).isMissingNode() ? List.of() : array(root, field);
+    }
+
     private static String text(JsonNode node, String field) {
         JsonNode value = node.get(field);
         if (value == null || !value.isTextual() || value.asText().isBlank()) {
@@ -359,7 +433,7 @@ public final class PublishedFigures {
     @Override
     public String toString() {
         return "PublishedFigures[" + sources.size() + " sources, " + figures.size() + " figures, " + claims.size()
-                + " claims]";
+                + " claims, " + levels.size() + " levels]";
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A row's verdict: a side that counted too few operations makes no verdict, whatever its Δ. */
 class ExperimentRowTest {
@@ -44,6 +45,42 @@ class ExperimentRowTest {
                 "left counted 1024 (2 batches of 512) operations in the window (fewer than 100 batches)");
         assertThat(hundredChains.notMeasurable()).isEmpty();
         assertThat(hundredChains.verdict()).isEqualTo(Verdict.DISAGREES);
+    }
+
+    @Test
+    void shouldSetTheSimulatedLeftScoreOverThePublishedOneWhenTheSourcePrintedIt() {
+        Published level = Published.direction(Published.Direction.RIGHT_BETTER, "a table").withLeftPerMs(140);
+        ExperimentRow measured = new ExperimentRow("e", "w", "m", "threads=1pc", "l", 700, "r", 650, level,
+                Map.of(), Map.of(), Optional.empty(), 0, true, 2_800, 2_600, 1L);
+        ExperimentRow tooFew = new ExperimentRow("e", "w", "m", "threads=1pc", "l", 700, "r", 10, level,
+                Map.of(), Map.of(), Optional.empty(), 0, true, 2_800, 40, 1L);
+
+        assertThat(measured.leftOverPublished()).hasValue(5.0);
+        assertThat(measured.errorFactor()).isEmpty();
+        assertThat(tooFew.leftOverPublished()).isEmpty();
+        assertThat(row(700, 650, 2_800, 2_600, Optional.empty()).leftOverPublished()).isEmpty();
+        assertThat(new ExperimentRow("e", "w", "m", "threads=1pc", "l", 700, "r", 650, level, Map.of(), Map.of(),
+                Optional.of("boom"), 0, true, 2_800, 2_600, 1L).leftOverPublished()).isEmpty();
+    }
+
+    @Test
+    void shouldSummarizeTheRatiosByTheirMedianAndRange() {
+        Published level = Published.direction(Published.Direction.RIGHT_BETTER, "a table").withLeftPerMs(100);
+        List<ExperimentRow> rows = java.util.stream.Stream.of(50.0, 200.0, 400.0, 1_600.0)
+                .map(left -> new ExperimentRow("e", "w", "m", "threads=1pc", "l", left, "r", left, level, Map.of(),
+                        Map.of(), Optional.empty(), 0, true, 100_000, 100_000, 1L)).toList();
+
+        LevelAgreement levels = LevelAgreement.of(rows);
+
+        assertThat(levels.rows()).isEqualTo(4);
+        assertThat(levels.median()).isCloseTo(2.83, org.assertj.core.api.Assertions.within(0.01)); // √(2 × 4)
+        assertThat(levels.lowest()).isEqualTo(0.5);
+        assertThat(levels.highest()).isEqualTo(16);
+        assertThat(levels.describe()).isEqualTo(
+                "simulated left scores ×2.83 the published ones (median over 4 rows; ×0.500 to ×16)");
+        assertThat(LevelAgreement.of(List.of(row(1, 1, 1_000, 1_000, Optional.empty()))).describe())
+                .isEqualTo("no published left score measured");
+        assertThatThrownBy(() -> level.withLeftPerMs(0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** A row of three seeds whose windows' halves counted in the given ratios (second over first). */

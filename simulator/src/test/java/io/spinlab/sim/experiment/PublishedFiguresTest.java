@@ -9,6 +9,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 class PublishedFiguresTest {
 
@@ -112,5 +113,54 @@ class PublishedFiguresTest {
         for (PublishedFigures.Figure figure : standard.figures()) {
             assertThat(reached).as(figure.scenario()).anySatisfy(s -> assertThat(s).contains(figure.scenario()));
         }
+    }
+
+    @Test
+    void shouldGiveAMatchingRowThePublishedLeftScoreInOperationsPerMsWhenASourcePrintedItAlone() {
+        PublishedFigures figures = PublishedFigures.parse("""
+                {"sources": [%s],
+                 "figures": [],
+                 "claims": [{"source": "s", "workload": "quwi-suite", "direction": "better", "text": "improved"}],
+                 "totals": [],
+                 "levels": [{"source": "s", "scenario": "QUWI, Serial", "workload": "quwi-suite",
+                             "where": {"drivers": "serial", "from": "threads"}, "left": 139736}]}
+                """.formatted(SOURCE.replace("\"note\"", "\"scoreScale\": 0.001, \"note\"")));
+
+        Published serial = figures.claim("e", "m", Workloads.create("quwi-suite", "drivers=1,depth=1"));
+        assertThat(serial.direction()).isEqualTo(Published.Direction.RIGHT_BETTER);
+        assertThat(serial.leftPerMs()).hasValueCloseTo(139.736, within(1e-9));
+        assertThat(serial.leftScore()).isEmpty();
+        assertThat(serial.citation()).isPresent();
+        assertThat(figures.claim("e", "m", Workloads.create("quwi-suite", "drivers=2")).leftPerMs()).isEmpty();
+        assertThat(figures.levels()).singleElement().satisfies(l -> assertThat(l.left()).isEqualTo(139736));
+    }
+
+    @Test
+    void shouldRefuseALevelWithoutItsSourcesScaleOrAPositiveScore() {
+        String level = """
+                {"sources": [%s], "figures": [], "claims": [], "totals": [],
+                 "levels": [{"source": "s", "scenario": "x", "workload": "quwi-suite", "left": %s}]}""";
+        assertThatThrownBy(() -> PublishedFigures.parse(level.formatted(SOURCE, "10")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs the source's scoreScale");
+        String scaled = SOURCE.replace("\"note\"", "\"scoreScale\": 0.001, \"note\"");
+        assertThatThrownBy(() -> PublishedFigures.parse(level.formatted(scaled, "0")))
+                .hasMessageContaining("needs a positive 'left' score");
+        assertThatThrownBy(() -> PublishedFigures.parse(level.formatted(
+                SOURCE.replace("\"note\"", "\"scoreScale\": -1, \"note\""), "10")))
+                .hasMessageContaining("scoreScale -1.0; valid: a positive number");
+    }
+
+    @Test
+    void shouldCarryEveryBeforeCellOfTheThreadPoolTableToItsRow() {
+        // coreclr #9234's 50 'before' cells, each on the quwi-suite row of its block, depth and drivers.
+        PublishedFigures standard = PublishedFigures.standard();
+        assertThat(standard.levels()).hasSize(50);
+        List<PlannedRow> rows = Experiments.byName("threadpool-global-queue").rows().stream()
+                .filter(r -> r.published().leftPerMs().isPresent()).toList();
+        assertThat(rows).hasSize(50);
+        assertThat(rows.getFirst().workload().parameters()).startsWith("drivers=serial,depth=1,from=pool,");
+        assertThat(rows.getFirst().published().leftPerMs()).hasValueCloseTo(305.647, within(1e-9));
+        assertThat(rows.getLast().workload().parameters()).startsWith("drivers=512,depth=512,from=threads,");
+        assertThat(rows.getLast().published().leftPerMs()).hasValueCloseTo(177.688, within(1e-9));
     }
 }
