@@ -74,7 +74,13 @@ public final class MeasuredRun {
 
     /** A run of {@code threads} threads measured over {@code window}, each counting in its own slot. */
     public MeasuredRun(SpinContext context, Window window, int threads) {
-        this(context, window, threads, threads);
+        // Not this(context, window, threads, threads): the harness's bytecode runs on the simulated clock
+        // (the instruction clock), and every workload's trajectory would move by the extra instructions.
+        Objects.requireNonNull(context, "context");
+        this.platform = context.platform();
+        this.window = Objects.requireNonNull(window, "window");
+        this.counters = new OpCounters(threads);
+        this.group = new WorkerGroup(context, threads);
     }
 
     /**

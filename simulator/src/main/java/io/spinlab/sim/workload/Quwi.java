@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * knob .NET's pool exposes as its semaphore spin limit), the parameter a CPU-against-throughput
  * frontier sweeps ({@code whatif --frontier spin=0,35,70,140,280}).
  */
-public final class Quwi implements Workload {
+public final class Quwi extends DescribedWorkload {
 
     public static final String NAME = "quwi";
     /** The chain depths of the published matrix. */
@@ -187,21 +187,6 @@ public final class Quwi implements Workload {
             throw new IllegalStateException("the pool did not terminate after the run: " + pool);
         }
         return result;
-    }
-
-    @Override
-    public String toString() {
-        return describe();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof Quwi q && q.describe().equals(describe());
-    }
-
-    @Override
-    public int hashCode() {
-        return describe().hashCode();
     }
 
     /** One work item of a chain: queues the next, or ends the chain. */

@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * a chain: the global queue fills while the drivers queue, and the workers' dequeues and the
  * links' enqueues race the drivers' on it.
  */
-public final class QuwiSuite implements Workload {
+public final class QuwiSuite extends DescribedWorkload {
     /*
      * Implementation notes
      *
@@ -217,21 +217,6 @@ public final class QuwiSuite implements Workload {
             throw new IllegalStateException("the pool did not terminate after the run: " + pool);
         }
         return result;
-    }
-
-    @Override
-    public String toString() {
-        return describe();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof QuwiSuite q && q.describe().equals(describe());
-    }
-
-    @Override
-    public int hashCode() {
-        return describe().hashCode();
     }
 
     /** What both blocks share: the run, the batches, a driver's loop. */

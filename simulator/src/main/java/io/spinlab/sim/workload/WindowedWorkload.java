@@ -12,7 +12,7 @@ import java.util.Objects;
  * this class keeps the parameter text canonical: {@code threads=...,<settings>,warmup=...,window=...},
  * which {@link Workloads#create} reads back into an equal workload.
  */
-public abstract class WindowedWorkload implements Workload {
+public abstract class WindowedWorkload extends DescribedWorkload {
 
     /** The {@code threads} parameter: a multiple of the processor count or an absolute count. */
     static final WorkloadType.Parameter THREADS = new WorkloadType.Parameter("threads", "1pc",
@@ -56,21 +56,6 @@ public abstract class WindowedWorkload implements Workload {
         settings().forEach((k, v) -> parts.add(k + "=" + v));
         parts.add(window.parameters());
         return String.join(",", parts);
-    }
-
-    @Override
-    public String toString() {
-        return describe();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof WindowedWorkload w && w.getClass() == getClass() && w.describe().equals(describe());
-    }
-
-    @Override
-    public int hashCode() {
-        return describe().hashCode();
     }
 
     /** The parameter list of a workload with extra settings between threads and the window. */
