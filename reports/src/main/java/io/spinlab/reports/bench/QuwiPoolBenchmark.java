@@ -24,9 +24,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The thread-pool QUWI benchmark of dotnet/coreclr #9234 (published-results.md §4): a driver
- * queues a work item that queues the next one until the chain is {@code depth} items long,
- * then waits for the last; one operation = one chain, so work items per µs = score × depth.
+ * A chain-waiting QUWI benchmark (the simulator's {@code quwi} workload on real threads; the
+ * published dotnet/coreclr #9234 table's drivers do not wait for their chains, see the
+ * simulator's {@code QuwiSuite}): a driver queues a work item that queues the next one until the
+ * chain is {@code depth} items long, then waits for the last; one operation = one chain, so work
+ * items per µs = score × depth.
  * {@link ThreadPool} (current: net6's tuning; and legacy: netcore2.0's; both a ConcurrentQueue
  * global queue and per-item thread requests) against a fixed two-thread
  * {@link ThreadPoolExecutor}. Scenarios: {@code serial} (one driver) and {@code twoDrivers}.

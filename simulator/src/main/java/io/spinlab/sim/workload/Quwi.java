@@ -11,15 +11,18 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The thread-pool QUWI ("QueueUserWorkItem") benchmark of dotnet/coreclr #9234: each of
- * {@code drivers} threads outside the pool queues a chain of {@code depth} work items, each
- * item queueing the next, waits for the last, and starts again. Score: work items per ms (the
- * published tables give work items per second: × 1,000).
+ * A chain-waiting QUWI ("QueueUserWorkItem") workload: each of {@code drivers} threads outside
+ * the pool queues a chain of {@code depth} work items, each item queueing the next, waits for
+ * the last, and starts again. Score: work items per ms, a chain counted when its last item ran.
+ * Not the protocol of dotnet/coreclr #9234's published table, whose drivers queue chain heads
+ * in batches without waiting for the chains: that is {@link QuwiSuite}, which the experiment
+ * runs; until 2026-12-07 the experiment ran this one. Kept for what-if sweeps of a round trip
+ * through the pool ({@code whatif --frontier}) and for {@code calibrate}.
  *
- * <p>Modes, as the published matrix: {@code global} ("no queues": every link goes to the
- * pool's global queue, the queue the {@code global-queue} knob selects) and {@code local}
- * ("queue local": links queued from a worker go to that worker's local queue; only the first
- * item of each chain passes through the global queue). {@code drivers=serial} is one driver.
+ * <p>Modes: {@code global} (every link goes to the pool's global queue, the queue the
+ * {@code global-queue} knob selects) and {@code local} (links queued from a worker go to that
+ * worker's local queue; only the first item of each chain passes through the global queue; the
+ * suite's later "QUWI Queue Local" test, 2018). {@code drivers=serial} is one driver.
  * The pool has the default settings (processor-count workers at first); {@code requests} can
  * pin how queued work wakes workers, so that the queue change can be measured alone; {@code spin}
  * sets how many iterations an idle worker spins on the pool's semaphore before it blocks (the
