@@ -68,7 +68,11 @@ public record ConfidenceInterval(double low, double high) {
         double denominator = 1 + z2 / n;
         double centre = (p + z2 / (2 * n)) / denominator;
         double half = Z95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator;
-        return new ConfidenceInterval(Math.max(0, centre - half), Math.min(1, centre + half));
+        // At 0 of n the lower end is 0 and at n of n the upper end 1, exactly: there centre and half are equal in
+        // exact arithmetic, and their rounded difference can land a few ulps beyond the share.
+        double low = successes == 0 ? 0 : Math.max(0, centre - half);
+        double high = successes == trials ? 1 : Math.min(1, centre + half);
+        return new ConfidenceInterval(low, high);
     }
 
     /** Whether the interval was computed. */

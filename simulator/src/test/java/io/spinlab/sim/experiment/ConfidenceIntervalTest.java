@@ -29,6 +29,24 @@ class ConfidenceIntervalTest {
         assertThat(ConfidenceInterval.wilson(10, 17).formatPercent()).isEqualTo("36–78 %");
     }
 
+    /**
+     * At 0 of n the score interval's lower end is 0 exactly and at n of n its upper end is 1 exactly; computed as
+     * centre − half the rounding left 5.6e-17 above a share of 0 for some n (calibrate's test saw it on CI).
+     */
+    @Test
+    void shouldContainTheShareForEveryCountOfTrials() {
+        for (int trials = 1; trials <= 500; trials++) {
+            for (int successes = 0; successes <= trials; successes++) {
+                double share = successes / (double) trials;
+                ConfidenceInterval interval = ConfidenceInterval.wilson(successes, trials);
+                assertThat(interval.low()).as("%d of %d", successes, trials).isLessThanOrEqualTo(share);
+                assertThat(interval.high()).as("%d of %d", successes, trials).isGreaterThanOrEqualTo(share);
+            }
+            assertThat(ConfidenceInterval.wilson(0, trials).low()).as("0 of %d", trials).isZero();
+            assertThat(ConfidenceInterval.wilson(trials, trials).high()).as("%d of %d", trials, trials).isEqualTo(1);
+        }
+    }
+
     @Test
     void shouldGiveNoIntervalWithoutTrials() {
         assertThat(ConfidenceInterval.wilson(0, 0).known()).isFalse();
