@@ -6,7 +6,8 @@ import java.util.List;
  * Named machine profiles: the machines of the published results
  * ({@code reference/published-results.md}) and the what-if parts people ask about.
  *
- * <p>Frequencies are the nominal clocks the results name; PAUSE costs follow Intel's
+ * <p>Frequencies are base clocks: Intel's specified base clock of each named part (the clock a result names where it
+ * names one), and for the unnamed server parts an estimate of their class; PAUSE costs follow Intel's
  * Optimization Reference Manual (about 10 cycles before Skylake, about 140 from Skylake on).
  * OS costs are the Linux-like defaults of {@link MachineProfile#builder(String)}, except for
  * the atomic operation (20 cycles at the part's clock), the cache-line transfer (a measured
@@ -38,7 +39,7 @@ import java.util.List;
  *   <tr><td>sandybridge-e5-1650</td><td>6 / 12</td><td>3.2</td><td>10</td><td>3.1</td></tr>
  *   <tr><td>skylake-i7-6700</td><td>4 / 8</td><td>3.4</td><td>140</td><td>41</td></tr>
  *   <tr><td>kabylake-e3-1245v6</td><td>4 / 8</td><td>3.7</td><td>140</td><td>38</td></tr>
- *   <tr><td>haswell-i5-4670k</td><td>4 / 4</td><td>4.4</td><td>10</td><td>2.3</td></tr>
+ *   <tr><td>haswell-i5-4670k</td><td>4 / 4</td><td>3.4</td><td>10</td><td>2.9</td></tr>
  *   <tr><td>kabylake-i7-7700hq</td><td>4 / 8</td><td>2.8</td><td>140</td><td>50</td></tr>
  *   <tr><td>kabylake-i7-7700</td><td>4 / 8</td><td>3.6</td><td>140</td><td>39</td></tr>
  *   <tr><td>ivybridge-e7-4x12</td><td>48 / 96</td><td>2.7</td><td>10</td><td>3.7</td></tr>
@@ -115,6 +116,23 @@ public final class MachinePresets {
      */
     /** Sandy Bridge and Ivy Bridge: 16 bytes per cycle. */
     private static final double SANDY_IVY_STORE_BYTES = 16;
+    /*
+     * Clocks of named parts: the base frequency Intel specifies, the figure Windows names ("@ 3.70 GHz" in corert
+     * #7569's Kaby Lake comment; the Xeon E5-1650, Core i7-6700, i7-7700 and i7-7700HQ presets have theirs). The
+     * Core i5-4670K's is 3.4 GHz (Intel's specification: base 3.40 GHz, turbo up to 3.80 GHz; its brand string, which
+     * Windows shows, reads "Intel(R) Core(TM) i5-4670K CPU @ 3.40GHz"). Until 2026-12-08 the preset had 4.4 GHz, a
+     * figure no source named (this unlocked part can be overclocked, but corert #7569 names neither a clock nor
+     * results for its Haswell machine).
+     *
+     * PAUSE before Skylake: "about 10 cycles" (Intel's Optimization Reference Manual, the Skylake section on PAUSE
+     * latency). The .NET runtime's own measurement disagrees: coreclr's yieldprocessornormalized.cpp (comments added
+     * in dotnet/coreclr #14739, 2017) measured "typically 14-17 cycles per yield" on pre-Skylake Intel parts and 8-9
+     * PAUSEs per 37 ns normalized yield, which is what YieldProcessorNormalizedForPreSkylakeCount's divisor of 8
+     * assumes. The presets keep the manual's figure; at 10 cycles a pre-Skylake part measures more PAUSEs per
+     * normalized yield than the runtime's authors saw (13 on the Haswell preset), so the shim spins longer there.
+     */
+    /** Core i5-4670K base clock (Intel's specification). */
+    private static final double HASWELL_I5_4670K_GHZ = 3.4;
     /** Windows default clock tick, 64 Hz. */
     private static final double WINDOWS_TIMER_NS = 15_625_000;
     /** Windows client quantum: two clock ticks. */
@@ -135,7 +153,7 @@ public final class MachinePresets {
                     3.7, 140, 4, 8).os(OperatingSystem.WINDOWS).build(),
             part("haswell-i5-4670k",
                     "Core i5-4670K, Haswell without SMT: normalized PAUSE close to neutral (corert #7569)",
-                    4.4, 10, 4, 4).cacheLineTransferNs(HASWELL_TRANSFER_NS)
+                    HASWELL_I5_4670K_GHZ, 10, 4, 4).cacheLineTransferNs(HASWELL_TRANSFER_NS)
                     .invalidationNs(HASWELL_INVALIDATION_NS).os(OperatingSystem.WINDOWS).build(),
             part("kabylake-i7-7700hq",
                     "Core i7-7700HQ, 2017 MacBook Pro: lockless EventPipe reservation (runtime #50797)",

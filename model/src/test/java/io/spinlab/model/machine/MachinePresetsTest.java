@@ -28,7 +28,7 @@ class MachinePresetsTest {
                 Arguments.of("sandybridge-e5-1650", 6, 12, 3.2, 10),
                 Arguments.of("skylake-i7-6700", 4, 8, 3.4, 140),
                 Arguments.of("kabylake-e3-1245v6", 4, 8, 3.7, 140),
-                Arguments.of("haswell-i5-4670k", 4, 4, 4.4, 10),
+                Arguments.of("haswell-i5-4670k", 4, 4, 3.4, 10),
                 Arguments.of("kabylake-i7-7700hq", 4, 8, 2.8, 140),
                 Arguments.of("kabylake-i7-7700", 4, 8, 3.6, 140),
                 Arguments.of("ivybridge-e7-4x12", 48, 96, 2.7, 10),
