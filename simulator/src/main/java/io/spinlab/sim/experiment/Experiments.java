@@ -183,8 +183,8 @@ public final class Experiments {
                         + "(min(2^count, 64) spins, yields interleaved from count 10) in raw PAUSEs against the same "
                         + "counts sent through YieldProcessorNormalizedForPreSkylakeCount (count × yields per "
                         + "normalized yield / 8), on a 140-cycle Kaby Lake Xeon and a 10-cycle Haswell; the whole "
-                        + "SpinPerf suite at 1 and 2 × processors. CoreRT's own managed Monitor is not modelled yet: "
-                        + "both sides run CoreCLR's barging Monitor.",
+                        + "SpinPerf suite at 1 and 2 × processors. Both sides lock with CoreRT's own managed Monitor "
+                        + "(its Lock, which SemaphoreSlim and ManualResetEventSlim take), as the published runs did.",
                 Generation.CORERT_2019_BEFORE.tuning(), Generation.CORERT_2019_AFTER.tuning(), rows,
                 List.of("kabylake-e3-1245v6: no scenario regressed by more than noise",
                         "haswell-i5-4670k: close to neutral"));
